@@ -1,0 +1,46 @@
+"""The Phase 10 rules engine: pure game logic, no observations, masks or rewards.
+
+Start with :class:`Game` (a game you drive with :class:`Move` objects), :class:`RulesConfig`
+(the rule options) and :func:`build_game` (a concrete position for tests and examples).
+"""
+
+from .cards import (
+    COLOURS,
+    DECK_COUNTS,
+    NUM_KINDS,
+    SKIP,
+    WILD,
+    card,
+    card_name,
+    cards_text,
+    parse_card,
+    parse_cards,
+)
+from .config import RulesConfig, load_rules
+from .game import MAX_PLAYERS, MIN_PLAYERS, Game, Stage
+from .moves import (
+    Discard,
+    Draw,
+    Event,
+    GameEnded,
+    HandEnded,
+    HandResult,
+    Hit,
+    IllegalMoveError,
+    LayDown,
+    Move,
+    TieReplay,
+    TurnLost,
+)
+from .phases import PHASES, GroupKind, Meld, NaturalRule, Requirement, TableGroup, allocate, laydowns, phase_text
+from .record import GameRecord
+from .scenario import build_game
+from .view import PlayerInfo, SeatView
+
+__all__ = [
+    "COLOURS", "DECK_COUNTS", "NUM_KINDS", "SKIP", "WILD", "card", "card_name", "cards_text", "parse_card",
+    "parse_cards", "RulesConfig", "load_rules", "MAX_PLAYERS", "MIN_PLAYERS", "Game", "Stage", "Discard", "Draw",
+    "Event", "GameEnded", "HandEnded", "HandResult", "Hit", "IllegalMoveError", "LayDown", "Move", "TieReplay",
+    "TurnLost", "PHASES", "GroupKind", "Meld", "NaturalRule", "Requirement", "TableGroup", "allocate", "laydowns",
+    "phase_text", "GameRecord", "build_game", "PlayerInfo", "SeatView",
+]

@@ -1,0 +1,99 @@
+"""Cards of the Phase 10 deck (R1) as small integers.
+
+A card *kind* is an int in ``range(NUM_KINDS)``:
+
+* ``colour * 12 + (number - 1)`` for the 48 coloured numbers (colours red, blue, green,
+  yellow; numbers 1-12), two copies of each in the deck;
+* ``WILD`` (48), eight copies; ``SKIP`` (49), four copies.
+
+Cards of one kind are indistinguishable, so hands and piles are counted per kind. Text form:
+colour letter + number (``"R7"``, ``"Y12"``), ``"W"`` and ``"S"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow")
+COLOUR_LETTERS = "RBGY"
+NUM_COLOURS = 4
+NUM_NUMBERS = 12
+NUM_NATURALS = NUM_COLOURS * NUM_NUMBERS
+WILD = NUM_NATURALS
+SKIP = NUM_NATURALS + 1
+NUM_KINDS = NUM_NATURALS + 2
+
+#: How many copies of each kind the 108-card deck holds.
+DECK_COUNTS: tuple[int, ...] = (2,) * NUM_NATURALS + (8, 4)
+DECK_SIZE = sum(DECK_COUNTS)
+
+
+def card(number: int, colour: int) -> int:
+    """The kind of a coloured number card (number 1-12, colour 0-3)."""
+    if not (1 <= number <= NUM_NUMBERS and 0 <= colour < NUM_COLOURS):
+        raise ValueError(f"no card with number {number} and colour {colour}")
+    return colour * NUM_NUMBERS + number - 1
+
+
+#: ``NUMBER_OF[kind]``: the number 1-12 of a natural card, 0 for Wild and Skip.
+NUMBER_OF: tuple[int, ...] = tuple(k % NUM_NUMBERS + 1 for k in range(NUM_NATURALS)) + (0, 0)
+#: ``COLOUR_OF[kind]``: the colour 0-3 of a natural card, -1 for Wild and Skip.
+COLOUR_OF: tuple[int, ...] = tuple(k // NUM_NUMBERS for k in range(NUM_NATURALS)) + (-1, -1)
+#: Points a card scores when left in hand at the end of a hand (R17).
+POINTS: tuple[int, ...] = tuple(5 if NUMBER_OF[k] <= 9 else 10 for k in range(NUM_NATURALS)) + (25, 15)
+
+
+def is_natural(kind: int) -> bool:
+    return 0 <= kind < NUM_NATURALS
+
+
+def card_name(kind: int) -> str:
+    if kind == WILD:
+        return "W"
+    if kind == SKIP:
+        return "S"
+    if not 0 <= kind < NUM_NATURALS:
+        raise ValueError(f"no card kind {kind}")
+    return f"{COLOUR_LETTERS[COLOUR_OF[kind]]}{NUMBER_OF[kind]}"
+
+
+def parse_card(text: str) -> int:
+    """``"R7"`` -> kind; case-insensitive; raises ``ValueError`` naming the bad text."""
+    t = text.strip().upper()
+    if t == "W":
+        return WILD
+    if t == "S":
+        return SKIP
+    if len(t) >= 2 and t[0] in COLOUR_LETTERS and t[1:].isdigit():
+        number = int(t[1:])
+        if 1 <= number <= NUM_NUMBERS:
+            return card(number, COLOUR_LETTERS.index(t[0]))
+    raise ValueError(f"not a card: {text!r} (expected e.g. 'R7', 'Y12', 'W', 'S')")
+
+
+def parse_cards(text: str | Iterable[str]) -> list[int]:
+    """``"R7 B7 W"`` (or a list of such names) -> list of kinds."""
+    parts = text.split() if isinstance(text, str) else list(text)
+    return [parse_card(p) for p in parts]
+
+
+def cards_text(kinds: Iterable[int]) -> str:
+    return " ".join(card_name(k) for k in kinds)
+
+
+def counts_of(kinds: Iterable[int]) -> bytearray:
+    """Per-kind counts of a list of kinds."""
+    counts = bytearray(NUM_KINDS)
+    for k in kinds:
+        counts[k] += 1
+    return counts
+
+
+def kinds_of(counts: Iterable[int]) -> list[int]:
+    """Sorted list of kinds from per-kind counts (inverse of ``counts_of``)."""
+    return [k for k, c in enumerate(counts) for _ in range(c)]
+
+
+def hand_points(counts: Iterable[int]) -> int:
+    """What a hand scores (R17)."""
+    return sum(c * p for c, p in zip(counts, POINTS))

@@ -1,0 +1,124 @@
+"""The rule options (R11, R15, R19, R20) as one validated, frozen object.
+
+Build it from keyword arguments (``RulesConfig(skip_rule="pending_only")``), from a mapping
+(``RulesConfig.from_dict``) or from a YAML file (``RulesConfig.from_yaml``); the files under
+``configs/rules/`` are the named variants (``load_rules("even_phases")``). An unknown option or
+a bad value raises ``ValueError`` naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from .phases import PHASES, NaturalRule
+
+NATURAL_RULES = ("per_phase", "per_group")
+SKIP_RULES = ("not_twice_in_a_row", "pending_only", "once_per_hand")
+PHASE_PRESETS: dict[str, tuple[int, ...]] = {"all": tuple(range(1, 11)), "even": (2, 4, 6, 8, 10)}
+
+#: Where the named rule files live (the repository's ``configs/rules``).
+RULES_DIR = Path(__file__).resolve().parents[2] / "configs" / "rules"
+
+
+@dataclass(frozen=True)
+class RulesConfig:
+    """Rule options. Defaults are the standard game.
+
+    * ``phases``: the phases played, in order: numbers 1-10, or a preset ``"all"`` / ``"even"``.
+    * ``phases_to_win``: how many phases of that list complete the game (default: all of them).
+    * ``advance_all``: play one hand per phase, everyone advances, lowest total score wins.
+    * ``natural_rule``: ``"per_phase"`` (one natural card in the whole lay-down) or
+      ``"per_group"`` (one in every group).
+    * ``skip_rule``: ``"not_twice_in_a_row"``, ``"pending_only"`` or ``"once_per_hand"`` (R15).
+    """
+
+    phases: tuple[int, ...] = PHASE_PRESETS["all"]
+    phases_to_win: int | None = None
+    advance_all: bool = False
+    natural_rule: str = "per_phase"
+    skip_rule: str = "not_twice_in_a_row"
+
+    def __post_init__(self) -> None:
+        phases = self.phases
+        if isinstance(phases, str):
+            if phases not in PHASE_PRESETS:
+                raise ValueError(f"rules option 'phases': unknown preset {phases!r}; use one of {sorted(PHASE_PRESETS)} or a list of phase numbers")
+            phases = PHASE_PRESETS[phases]
+        try:
+            phases = tuple(phases)
+        except TypeError:
+            raise ValueError(f"rules option 'phases' must be a list of phase numbers, not {self.phases!r}") from None
+        if not phases or any(isinstance(p, bool) or not isinstance(p, int) or p not in PHASES for p in phases):
+            raise ValueError(f"rules option 'phases' must be a non-empty list of numbers 1-10, not {self.phases!r}")
+        object.__setattr__(self, "phases", phases)
+        ptw = self.phases_to_win
+        if ptw is None:
+            ptw = len(phases)
+        if isinstance(ptw, bool) or not isinstance(ptw, int) or not 1 <= ptw <= len(phases):
+            raise ValueError(f"rules option 'phases_to_win' must be an integer from 1 to {len(phases)} (the number of phases), not {self.phases_to_win!r}")
+        object.__setattr__(self, "phases_to_win", ptw)
+        if not isinstance(self.advance_all, bool):
+            raise ValueError(f"rules option 'advance_all' must be true or false, not {self.advance_all!r}")
+        if self.natural_rule not in NATURAL_RULES:
+            raise ValueError(f"rules option 'natural_rule' must be one of {list(NATURAL_RULES)}, not {self.natural_rule!r}")
+        if self.skip_rule not in SKIP_RULES:
+            raise ValueError(f"rules option 'skip_rule' must be one of {list(SKIP_RULES)}, not {self.skip_rule!r}")
+
+    @property
+    def natural(self) -> NaturalRule:
+        return NaturalRule.PER_GROUP if self.natural_rule == "per_group" else NaturalRule.PER_PHASE
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+    @classmethod
+    def from_dict(cls, options: Mapping[str, Any]) -> RulesConfig:
+        if not isinstance(options, Mapping):
+            raise ValueError(f"rules must be a mapping of option names to values, not {type(options).__name__}")
+        unknown = sorted(set(options) - set(cls.option_names()))
+        if unknown:
+            raise ValueError(f"unknown rules option(s) {unknown}; valid options are {cls.option_names()}")
+        return cls(**options)
+
+    @classmethod
+    def from_yaml(cls, path: str | Path) -> RulesConfig:
+        import yaml
+
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f) or {}
+        try:
+            return cls.from_dict(data)
+        except ValueError as e:
+            raise ValueError(f"{path}: {e}") from None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["phases"] = list(self.phases)
+        return d
+
+    def with_options(self, **options: Any) -> RulesConfig:
+        return RulesConfig.from_dict({**self.to_dict(), **options})
+
+
+def load_rules(rules: RulesConfig | Mapping[str, Any] | str | Path | None = None, **options: Any) -> RulesConfig:
+    """Rules from a config, a mapping, a YAML path or the name of a file in ``configs/rules``,
+    with keyword options applied on top."""
+    if rules is None:
+        base = RulesConfig()
+    elif isinstance(rules, RulesConfig):
+        base = rules
+    elif isinstance(rules, Mapping):
+        base = RulesConfig.from_dict(rules)
+    else:
+        path = Path(rules)
+        if not path.suffix and not path.exists():
+            path = RULES_DIR / f"{rules}.yaml"
+            if not path.exists():
+                known = sorted(p.stem for p in RULES_DIR.glob("*.yaml"))
+                raise ValueError(f"no rules file {str(rules)!r}; named rules are {known}, or give a YAML path")
+        base = RulesConfig.from_yaml(path)
+    return base.with_options(**options) if options else base

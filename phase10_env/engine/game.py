@@ -1,0 +1,482 @@
+"""The rules of a whole Phase 10 game: deal, turns, skips, hands, scoring and the end.
+
+``Game`` holds the state as small mutable per-kind count arrays (``bytearray``) and lists, and
+changes it only through :meth:`Game.apply`, which first checks the move and raises
+:class:`IllegalMoveError` (leaving the state untouched) if the rules forbid it. All randomness
+comes from the game's own ``numpy.random.Generator``, used only to shuffle; so a seed and the
+list of moves replay a game exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import IntEnum
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .cards import DECK_COUNTS, NUM_NATURALS, NUM_NUMBERS, POINTS, SKIP, WILD, card_name
+from .config import RulesConfig, load_rules
+from .moves import (
+    Discard,
+    Draw,
+    Event,
+    GameEnded,
+    HandEnded,
+    HandResult,
+    Hit,
+    IllegalMoveError,
+    LayDown,
+    Move,
+    TieReplay,
+    TurnLost,
+)
+from .phases import PHASES, GroupKind, Requirement, TableGroup, allocate, laydowns, matches_requirements
+
+HAND_SIZE = 10
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+#: The 108 cards as kinds, in a fixed order; each deal permutes this.
+DECK: tuple[int, ...] = tuple(k for k, c in enumerate(DECK_COUNTS) for _ in range(c))
+_DECK_ARRAY = np.array(DECK, dtype=np.int64)
+
+
+class Stage(IntEnum):
+    DRAW = 0
+    PLAY = 1
+    GAME_OVER = 2
+
+
+STAGE_NAMES = ("draw", "play", "game_over")
+_NO_EVENTS: tuple[Event, ...] = ()
+
+
+def check_num_players(num_players: object) -> int:
+    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        raise ValueError(f"num_players must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS}, not {num_players!r}")
+    return int(num_players)
+
+
+class Game:
+    """One game of Phase 10 between ``num_players`` seats.
+
+    Read the state through the public attributes (never modify them) or through
+    :meth:`view`, which gives exactly what one seat may see:
+
+    * ``hands[s]``: per-kind counts of seat ``s``'s hand; ``hand_sizes[s]`` their sum;
+    * ``draw_pile``, ``discard_pile``: card kinds, the top last; ``discard_counts``,
+      ``table_counts``: per-kind counts of the discard pile and of all cards on the table;
+    * ``table[s]``: the groups seat ``s`` laid this hand (``TableGroup``);
+    * ``phase_index[s]``: phases completed (index into ``rules.phases`` of the phase to make);
+      ``laid[s]``: phase down this hand; ``scores[s]``;
+    * ``skip_pending[s]``, ``lost_turn[s]`` (last turn lost to a Skip, not played since),
+      ``skipped_this_hand[s]``; ``taken_from_discard[s]``: per-kind counts of cards others saw
+      ``s`` take from the discard pile and not yet play;
+    * ``active[s]``: takes part in hands (False only for seats out of a tie replay);
+    * ``current``, ``stage``, ``dealer``, ``hand_number``, ``replay``, ``winners``, ``history``.
+    """
+
+    def __init__(self, num_players: int = 2, rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
+                 seed: int | None = None, first_dealer: int | None = None) -> None:
+        from .record import GameRecord
+
+        n = check_num_players(num_players)
+        self.rules = load_rules(rules)
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy)
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
+        if first_dealer is None:
+            first_dealer = n - 1
+        if isinstance(first_dealer, bool) or not isinstance(first_dealer, (int, np.integer)) or not 0 <= first_dealer < n:
+            raise ValueError(f"first_dealer must be a seat from 0 to {n - 1}, not {first_dealer!r}")
+        self.seed = int(seed)
+        self.rng = np.random.default_rng(self.seed)
+        self._init_empty(n)
+        self.dealer = int(first_dealer)
+        self.record = GameRecord(n, self.rules, self.seed, self.dealer)
+        self._deal()
+
+    def _init_empty(self, n: int) -> None:
+        self.num_players = n
+        self.hands = [bytearray(len(DECK_COUNTS)) for _ in range(n)]
+        self.hand_sizes = [0] * n
+        self.taken_from_discard = [bytearray(len(DECK_COUNTS)) for _ in range(n)]
+        self.draw_pile: list[int] = []
+        self.discard_pile: list[int] = []
+        self.discard_counts = bytearray(len(DECK_COUNTS))
+        self.table_counts = bytearray(len(DECK_COUNTS))
+        self.table: list[list[TableGroup]] = [[] for _ in range(n)]
+        self.phase_index = [0] * n
+        self.laid = [False] * n
+        self.scores = [0] * n
+        self.skip_pending = [False] * n
+        self.lost_turn = [False] * n
+        self.skipped_this_hand = [False] * n
+        self.active = [True] * n
+        self.dealer = 0
+        self.current = 0
+        self.stage = Stage.DRAW
+        self.hand_number = 0
+        self.replay = False
+        self.winners: tuple[int, ...] = ()
+        self.history: list[HandResult] = []
+        self._events: list[Event] = []
+        self._laydown_cache: tuple[bytes, int, list] | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.stage == Stage.GAME_OVER
+
+    def phase_of(self, seat: int) -> int:
+        """The phase number (1-10) seat ``seat`` is playing this hand."""
+        rules = self.rules
+        return rules.phases[min(self.phase_index[seat], rules.phases_to_win - 1)]
+
+    def requirements(self, seat: int) -> tuple[Requirement, ...]:
+        return PHASES[self.phase_of(seat)]
+
+    def next_seat(self, seat: int) -> int:
+        """The next active seat after ``seat`` in play order."""
+        n, active = self.num_players, self.active
+        seat = (seat + 1) % n
+        while not active[seat]:
+            seat = (seat + 1) % n
+        return seat
+
+    def discard_top(self) -> int | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    def can_draw_discard(self) -> bool:
+        pile = self.discard_pile
+        return self.stage == Stage.DRAW and bool(pile) and pile[-1] != SKIP
+
+    def skip_targets(self) -> list[int]:
+        """Seats the current player may aim a Skip at (R15)."""
+        me, rule = self.current, self.rules.skip_rule
+        pending, lost, once = self.skip_pending, self.lost_turn, self.skipped_this_hand
+        targets = []
+        for s in range(self.num_players):
+            if s == me or not self.active[s] or pending[s]:
+                continue
+            if rule == "not_twice_in_a_row" and lost[s]:
+                continue
+            if rule == "once_per_hand" and once[s]:
+                continue
+            targets.append(s)
+        return targets
+
+    def laydown_options(self) -> list[tuple]:
+        """Every phase lay-down (tuple of melds) the current player may make now."""
+        seat = self.current
+        if self.stage != Stage.PLAY or self.laid[seat]:
+            return []
+        key = bytes(self.hands[seat])
+        phase = self.phase_of(seat)
+        cache = self._laydown_cache
+        if cache is None or cache[0] != key or cache[1] != phase:
+            cache = (key, phase, laydowns(self.hands[seat], PHASES[phase], self.rules.natural))
+            self._laydown_cache = cache
+        return cache[2]
+
+    def hit_moves(self) -> list[Hit]:
+        """Every hit the current player may make now (R14)."""
+        seat = self.current
+        if self.stage != Stage.PLAY or not self.laid[seat]:
+            return []
+        hand = self.hands[seat]
+        moves = []
+        for target in range(self.num_players):
+            for g, group in enumerate(self.table[target]):
+                if hand[WILD]:
+                    if group.accepts(WILD):
+                        moves.append(Hit(target, g, WILD))
+                    if group.kind == GroupKind.RUN and group.accepts(WILD, True):
+                        moves.append(Hit(target, g, WILD, True))
+                for number in group.accepted_numbers():
+                    if group.kind == GroupKind.COLOUR:
+                        kids: range | tuple[int] = (group.value * NUM_NUMBERS + number - 1,)
+                    else:
+                        kids = range(number - 1, NUM_NATURALS, NUM_NUMBERS)
+                    moves.extend(Hit(target, g, k) for k in kids if hand[k])
+        return moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move for the current player (empty once the game is over)."""
+        if self.stage == Stage.DRAW:
+            moves: list[Move] = [Draw(False)] if self.draw_pile else []
+            if self.can_draw_discard():
+                moves.append(Draw(True))
+            return moves
+        if self.stage != Stage.PLAY:
+            return []
+        moves = [LayDown(melds) for melds in self.laydown_options()]
+        moves.extend(self.hit_moves())
+        hand = self.hands[self.current]
+        moves.extend(Discard(k) for k in range(SKIP) if hand[k])
+        if hand[SKIP]:
+            targets = self.skip_targets()
+            if targets:
+                moves.extend(Discard(SKIP, t) for t in targets)
+            else:
+                moves.append(Discard(SKIP))
+        return moves
+
+    def illegal_reason(self, move: Move) -> str | None:
+        """Why ``move`` is illegal now, or None if it is legal."""
+        stage = self.stage
+        if stage == Stage.GAME_OVER:
+            return "the game is over"
+        kind = type(move)
+        if kind is Draw:
+            if stage != Stage.DRAW:
+                return "this player has already drawn this turn"
+            if move.from_discard:
+                if not self.discard_pile:
+                    return "the discard pile is empty"
+                if self.discard_pile[-1] == SKIP:
+                    return "a Skip can never be taken from the discard pile (R5)"
+            elif not self.draw_pile:
+                return "the draw pile is empty; only the discard pile's top card can be taken (R7)"
+            return None
+        if kind not in (LayDown, Hit, Discard):
+            return f"not a move: {move!r}"
+        if stage != Stage.PLAY:
+            return "the player must draw first (R5)"
+        seat = self.current
+        hand = self.hands[seat]
+        if kind is Discard:
+            card, target = move.card, move.target
+            if not (isinstance(card, int) and 0 <= card <= SKIP) or not hand[card]:
+                return f"card {card!r} is not in the player's hand"
+            if card != SKIP:
+                return None if target is None else "only a Skip names a target"
+            targets = self.skip_targets()
+            if target is None:
+                return None if not targets else f"a Skip must name a player while one may be chosen (seats {targets})"
+            if target not in targets:
+                return f"seat {target!r} cannot be skipped now under skip_rule={self.rules.skip_rule!r} (may skip: {targets or 'no one'})"
+            return None
+        if kind is Hit:
+            if not self.laid[seat]:
+                return "hitting is allowed only once the player's own phase is down (R14)"
+            target, g, card = move.target, move.group, move.card
+            if not (isinstance(target, int) and 0 <= target < self.num_players) or not (isinstance(g, int) and 0 <= g < len(self.table[target])):
+                return f"seat {target!r} has no group {g!r} on the table"
+            if not (isinstance(card, int) and 0 <= card <= WILD) or not hand[card]:
+                return f"card {card!r} is not in the player's hand (or is a Skip)"
+            if not self.table[target][g].accepts(card, move.low_end):
+                return f"{card_name(card)} does not fit {self.table[target][g]!r} (R14)"
+            return None
+        # LayDown
+        if self.laid[seat]:
+            return "the phase is already down this hand (one phase per hand)"
+        reqs = self.requirements(seat)
+        melds = move.melds
+        if not isinstance(melds, tuple) or not all(hasattr(m, "is_valid") and m.is_valid() for m in melds):
+            return f"malformed melds {melds!r}"
+        if not matches_requirements(melds, reqs):
+            return f"phase {self.phase_of(seat)} needs exactly {' + '.join(map(str, reqs))} (R13)"
+        if allocate(hand, melds, self.rules.natural) is None:
+            return f"the hand cannot make these groups (natural_rule={self.rules.natural_rule!r})"
+        return None
+
+    def is_legal(self, move: Move) -> bool:
+        return self.illegal_reason(move) is None
+
+    # ------------------------------------------------------------------ moves
+
+    def apply(self, move: Move) -> tuple[Event, ...]:
+        """Play ``move`` for the current player; returns what it caused (turns lost, hand and
+        game ends). Raises :class:`IllegalMoveError` and changes nothing if it is illegal."""
+        reason = self.illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(move, reason)
+        self.record.moves.append(move)
+        kind = type(move)
+        seat = self.current
+        if kind is Draw:
+            if move.from_discard:
+                card = self.discard_pile.pop()
+                self.discard_counts[card] -= 1
+                self.taken_from_discard[seat][card] += 1
+            else:
+                card = self.draw_pile.pop()
+            self.hands[seat][card] += 1
+            self.hand_sizes[seat] += 1
+            self.stage = Stage.PLAY
+            return _NO_EVENTS
+        self._events = events = []
+        if kind is Discard:
+            card = move.card
+            self._take_from_hand(seat, card)
+            self.discard_pile.append(card)
+            self.discard_counts[card] += 1
+            if move.target is not None:
+                self.skip_pending[move.target] = True
+                self.skipped_this_hand[move.target] = True
+            if self.hand_sizes[seat]:
+                self._next_turn()
+                return tuple(events)
+        elif kind is Hit:
+            self._take_from_hand(seat, move.card)
+            self.table[move.target][move.group].add(move.card, move.low_end)
+            self.table_counts[move.card] += 1
+        else:
+            groups = allocate(self.hands[seat], move.melds, self.rules.natural)
+            for meld, cards in zip(move.melds, groups):
+                for card in cards:
+                    self._take_from_hand(seat, card)
+                    self.table_counts[card] += 1
+                self.table[seat].append(TableGroup(meld.kind, meld.value, cards))
+            self.laid[seat] = True
+        if not self.hand_sizes[seat]:
+            self._end_hand(went_out=seat)
+        return tuple(events)
+
+    def _take_from_hand(self, seat: int, card: int) -> None:
+        self.hands[seat][card] -= 1
+        self.hand_sizes[seat] -= 1
+        known = self.taken_from_discard[seat]
+        if known[card]:
+            known[card] -= 1
+
+    # ------------------------------------------------------------------ flow
+
+    def _next_turn(self) -> None:
+        seat = self.next_seat(self.current)
+        while self.skip_pending[seat]:
+            self.skip_pending[seat] = False
+            self.lost_turn[seat] = True
+            self._events.append(TurnLost(seat))
+            seat = self.next_seat(seat)
+        self._start_turn(seat)
+
+    def _start_turn(self, seat: int) -> None:
+        self.current = seat
+        self.lost_turn[seat] = False
+        self.stage = Stage.DRAW
+        if not self.draw_pile:
+            self._reshuffle()
+            if not self.draw_pile and not self.can_draw_discard():
+                self._end_hand(went_out=None)
+
+    def _reshuffle(self) -> None:
+        """R7: all of the discard pile but its top card becomes the new draw pile."""
+        pile = self.discard_pile
+        if len(pile) <= 1:
+            return
+        rest = pile[:-1]
+        del pile[:-1]
+        for card in rest:
+            self.discard_counts[card] -= 1
+        self.draw_pile = [rest[i] for i in self.rng.permutation(len(rest))]
+
+    def _deal(self) -> None:
+        n = self.num_players
+        self.hand_number += 1
+        for s in range(n):
+            self.hands[s][:] = bytes(len(DECK_COUNTS))
+            self.taken_from_discard[s][:] = bytes(len(DECK_COUNTS))
+            self.hand_sizes[s] = 0
+            self.table[s] = []
+            self.laid[s] = False
+            self.skip_pending[s] = False
+            self.lost_turn[s] = False
+            self.skipped_this_hand[s] = False
+        self.discard_counts[:] = bytes(len(DECK_COUNTS))
+        self.table_counts[:] = bytes(len(DECK_COUNTS))
+        deck = _DECK_ARRAY[self.rng.permutation(len(DECK))].tolist()
+        order = []
+        seat = self.dealer
+        for _ in range(sum(self.active)):
+            seat = self.next_seat(seat)
+            order.append(seat)
+        for _ in range(HAND_SIZE):
+            for s in order:
+                card = deck.pop()
+                self.hands[s][card] += 1
+                self.hand_sizes[s] += 1
+        top = deck.pop()
+        self.discard_pile = [top]
+        self.discard_counts[top] = 1
+        self.draw_pile = deck
+        first = order[0]
+        if top == SKIP:
+            # R4: the first player loses the first turn; it counts as a turn lost to a Skip.
+            self.lost_turn[first] = True
+            self.skipped_this_hand[first] = True
+            self._events.append(TurnLost(first))
+            first = self.next_seat(first)
+        self._start_turn(first)
+
+    def _end_hand(self, went_out: int | None) -> None:
+        n, rules = self.num_players, self.rules
+        points = tuple(sum(c * p for c, p in zip(self.hands[s], POINTS)) if self.active[s] else 0 for s in range(n))
+        made = tuple(self.laid)
+        last = rules.phases_to_win - 1
+        completed = [s for s in range(n) if made[s] and self.phase_index[s] == last and not self.replay]
+        for s in range(n):
+            self.scores[s] += points[s]
+            if self.active[s] and not self.replay and (made[s] or rules.advance_all):
+                self.phase_index[s] += 1
+        result = HandResult(self.hand_number, went_out, points, made, tuple(self.scores), tuple(self.phase_index))
+        self.history.append(result)
+        self._events.append(HandEnded(result))
+        winners: tuple[int, ...] = ()
+        if self.replay:
+            if went_out is not None:
+                winners = (went_out,)
+        elif rules.advance_all:
+            if self.hand_number >= rules.phases_to_win:
+                best = min(self.scores)
+                winners = tuple(s for s in range(n) if self.scores[s] == best)
+        elif completed:
+            best = min(self.scores[s] for s in completed)
+            tied = tuple(s for s in completed if self.scores[s] == best)
+            if len(tied) == 1:
+                winners = tied
+            else:
+                self.replay = True
+                self.active = [s in tied for s in range(n)]
+                self._events.append(TieReplay(tied))
+        if winners:
+            self.winners = winners
+            self.stage = Stage.GAME_OVER
+            self._events.append(GameEnded(winners))
+            return
+        self.dealer = self.next_seat(self.dealer)
+        self._deal()
+
+    # ------------------------------------------------------------------ views and persistence
+
+    def view(self, seat: int):
+        """What seat ``seat`` may see (a :class:`SeatView`)."""
+        from .view import seat_view
+
+        return seat_view(self, seat)
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data (schema: ``state_schema.json``)."""
+        from .state import dump_state
+
+        return dump_state(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Game:
+        """Load a state written by :meth:`to_json`; raises ``ValueError`` if it is malformed
+        or inconsistent."""
+        from .state import load_state
+
+        return load_state(data)
+
+    def clone(self) -> Game:
+        """An independent copy that plays on identically."""
+        return Game.from_json(self.to_json())
+
+    def __repr__(self) -> str:
+        return (f"Game({self.num_players} players, hand {self.hand_number}, seat {self.current} to "
+                f"{STAGE_NAMES[self.stage]}, phases {[self.phase_of(s) for s in range(self.num_players)]}, scores {self.scores})")
+

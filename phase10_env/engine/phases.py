@@ -1,0 +1,416 @@
+"""The ten phases as data, and everything about groups: which cards form a group (R10-R12),
+which complete phases a hand can lay down (R13), and what a laid group accepts (R14).
+
+This is the one module that knows whether a hand "can still make its phase"; the move
+generator, the environment's action masks and the heuristic agent all call it.
+
+A lay-down is described by *melds*: ``Meld(kind, value, size)`` where ``value`` is the set's
+number, the run's lowest number, or the colour group's colour. A meld declares what every Wild
+in it stands for (R12). The cards a meld takes from a hand follow one fixed rule
+(:func:`allocate`): natural cards first, colours in the order red, blue, green, yellow (colour
+groups take their highest numbers first), Wilds only for what no natural card can fill. So a lay-
+down never spends a Wild where the hand holds the natural card it would stand for; a player who
+wants that Wild on the table hits it afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import NamedTuple
+
+from .cards import (
+    COLOUR_OF,
+    COLOURS,
+    NUM_COLOURS,
+    NUM_KINDS,
+    NUM_NATURALS,
+    NUM_NUMBERS,
+    NUMBER_OF,
+    WILD,
+    cards_text,
+)
+
+
+class GroupKind(IntEnum):
+    SET = 0
+    RUN = 1
+    COLOUR = 2
+
+
+KIND_NAMES = ("set", "run", "colour")
+
+
+class NaturalRule(IntEnum):
+    """R11: where the one natural card a lay-down needs must be."""
+
+    PER_PHASE = 0
+    PER_GROUP = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """One group a phase asks for: a kind and its minimum size."""
+
+    kind: GroupKind
+    size: int
+
+    def __str__(self) -> str:
+        noun = {GroupKind.SET: "set", GroupKind.RUN: "run", GroupKind.COLOUR: "cards of one colour"}
+        return f"{self.size} {noun[self.kind]}" if self.kind == GroupKind.COLOUR else f"{noun[self.kind]} of {self.size}"
+
+
+def _req(kind: GroupKind, size: int) -> Requirement:
+    return Requirement(kind, size)
+
+
+S, R, C = GroupKind.SET, GroupKind.RUN, GroupKind.COLOUR
+#: R9: the ten phases, numbered 1-10.
+PHASES: dict[int, tuple[Requirement, ...]] = {
+    1: (_req(S, 3), _req(S, 3)),
+    2: (_req(S, 3), _req(R, 4)),
+    3: (_req(S, 4), _req(R, 4)),
+    4: (_req(R, 7),),
+    5: (_req(R, 8),),
+    6: (_req(R, 9),),
+    7: (_req(S, 4), _req(S, 4)),
+    8: (_req(C, 7),),
+    9: (_req(S, 5), _req(S, 2)),
+    10: (_req(S, 5), _req(S, 3)),
+}
+del S, R, C
+
+
+def phase_text(phase: int) -> str:
+    return " + ".join(str(r) for r in PHASES[phase])
+
+
+class Meld(NamedTuple):
+    """A group to lay down: kind, value (set number / run start / colour) and size."""
+
+    kind: int
+    value: int
+    size: int
+
+    def is_valid(self) -> bool:
+        if self.kind == GroupKind.SET:
+            return 1 <= self.value <= NUM_NUMBERS and self.size >= 1
+        if self.kind == GroupKind.RUN:
+            return self.size >= 1 and 1 <= self.value and self.value + self.size - 1 <= NUM_NUMBERS
+        if self.kind == GroupKind.COLOUR:
+            return 0 <= self.value < NUM_COLOURS and self.size >= 1
+        return False
+
+    def __str__(self) -> str:
+        if self.kind == GroupKind.SET:
+            return f"set of {self.size} x {self.value}"
+        if self.kind == GroupKind.RUN:
+            return f"run {self.value}-{self.value + self.size - 1}"
+        return f"{self.size} {COLOURS[self.value]}"
+
+
+def meld_values(kind: int, size: int) -> range:
+    """All values a meld of this kind and size may declare."""
+    if kind == GroupKind.SET:
+        return range(1, NUM_NUMBERS + 1)
+    if kind == GroupKind.RUN:
+        return range(1, NUM_NUMBERS - size + 2)
+    return range(NUM_COLOURS)
+
+
+# --------------------------------------------------------------------------- allocation
+
+
+def _take_naturals(avail: bytearray, meld: Meld) -> list[int]:
+    """Greedy choice of natural cards for a meld; removes them from ``avail``.
+
+    Returns the meld's cards with ``WILD`` marking the places no natural fills (runs in
+    ascending order, sets and colour groups naturals first).
+    """
+    kind, value, size = meld
+    cards: list[int] = []
+    if kind == GroupKind.SET:
+        for kid in range(value - 1, NUM_NATURALS, NUM_NUMBERS):
+            while avail[kid] and len(cards) < size:
+                avail[kid] -= 1
+                cards.append(kid)
+    elif kind == GroupKind.RUN:
+        for number in range(value, value + size):
+            for kid in range(number - 1, NUM_NATURALS, NUM_NUMBERS):
+                if avail[kid]:
+                    avail[kid] -= 1
+                    cards.append(kid)
+                    break
+            else:
+                cards.append(WILD)
+        return cards
+    else:
+        base = value * NUM_NUMBERS
+        for kid in range(base + NUM_NUMBERS - 1, base - 1, -1):
+            while avail[kid] and len(cards) < size:
+                avail[kid] -= 1
+                cards.append(kid)
+    cards.extend([WILD] * (size - len(cards)))
+    return cards
+
+
+def _fits(meld: Meld, kid: int) -> bool:
+    """Whether natural card ``kid`` could stand in meld ``meld``."""
+    kind, value, size = meld
+    if kind == GroupKind.SET:
+        return NUMBER_OF[kid] == value
+    if kind == GroupKind.RUN:
+        return value <= NUMBER_OF[kid] < value + size
+    return COLOUR_OF[kid] == value
+
+
+def _give_natural(groups: list[list[int]], melds: Sequence[Meld], needy: int) -> bool:
+    """Move one natural card into group ``needy`` (which has none) from a group holding two or
+    more, taking a Wild back in exchange. Wild count and total naturals stay the same."""
+    for donor, cards in enumerate(groups):
+        if donor == needy or sum(1 for k in cards if k != WILD) < 2:
+            continue
+        for i, kid in enumerate(cards):
+            if kid == WILD or not _fits(melds[needy], kid):
+                continue
+            target = groups[needy]
+            if melds[needy].kind == GroupKind.RUN:
+                slot = NUMBER_OF[kid] - melds[needy].value
+                if target[slot] != WILD:
+                    continue
+            else:
+                slot = target.index(WILD)
+            target[slot] = kid
+            if melds[donor].kind == GroupKind.RUN:
+                cards[i] = WILD
+            else:
+                del cards[i]
+                cards.append(WILD)
+            return True
+    return False
+
+
+def allocate(hand: Sequence[int], melds: Sequence[Meld], natural_rule: NaturalRule) -> list[list[int]] | None:
+    """The cards each meld takes from ``hand`` (per-kind counts), or ``None`` if the hand cannot
+    lay these melds down together under ``natural_rule``.
+
+    Natural cards are taken greedily, meld by meld; that uses as many naturals (and so as few
+    Wilds) as any assignment can, because every meld asks for cards by number (or by colour).
+    Under ``per_group`` a meld left without a natural borrows one from a meld with two or more,
+    which is always possible when any valid assignment exists for phases of two groups.
+    """
+    avail = bytearray(hand)
+    groups = [_take_naturals(avail, m) for m in melds]
+    wilds_needed = sum(g.count(WILD) for g in groups)
+    if wilds_needed > hand[WILD]:
+        return None
+    naturals = [len(g) - g.count(WILD) for g in groups]
+    if natural_rule == NaturalRule.PER_GROUP:
+        for i, n in enumerate(naturals):
+            if n == 0 and not _give_natural(groups, melds, i):
+                return None
+    elif sum(naturals) == 0:
+        return None
+    return groups
+
+
+# --------------------------------------------------------------------------- enumeration
+
+
+def number_supply(hand: Sequence[int]) -> list[int]:
+    """``supply[n]``: natural cards of number n (1-12) in a hand; index 0 unused."""
+    supply = [0] * (NUM_NUMBERS + 1)
+    for kid in range(NUM_NATURALS):
+        c = hand[kid]
+        if c:
+            supply[kid % NUM_NUMBERS + 1] += c
+    return supply
+
+
+def colour_supply(hand: Sequence[int]) -> list[int]:
+    return [sum(hand[c * NUM_NUMBERS:(c + 1) * NUM_NUMBERS]) for c in range(NUM_COLOURS)]
+
+
+def _numbers(meld: Meld) -> range:
+    if meld.kind == GroupKind.SET:
+        return range(meld.value, meld.value + 1)
+    return range(meld.value, meld.value + meld.size)
+
+
+def laydowns(hand: Sequence[int], requirements: Sequence[Requirement], natural_rule: NaturalRule) -> list[tuple[Meld, ...]]:
+    """Every complete lay-down of a phase that ``hand`` can make, as tuples of melds in the
+    order of ``requirements``. Two equal requirements (two sets of 3) are listed once per
+    unordered pair of values."""
+    if requirements and requirements[0].kind == GroupKind.COLOUR:
+        return _colour_laydowns(hand, requirements)
+    supply = number_supply(hand)
+    wilds = hand[WILD]
+    total = sum(r.size for r in requirements)
+    if sum(min(s, total) for s in supply) + wilds < total:
+        return []
+    out: list[tuple[Meld, ...]] = []
+    _search(requirements, 0, supply, wilds, [], [], out, natural_rule == NaturalRule.PER_GROUP, supply[:])
+    return out
+
+
+def _search(reqs: Sequence[Requirement], i: int, supply: list[int], wilds: int, chosen: list[Meld],
+            naturals: list[int], out: list[tuple[Meld, ...]], per_group: bool, original: list[int]) -> None:
+    if i == len(reqs):
+        if _natural_rule_holds(chosen, naturals, per_group, original):
+            out.append(tuple(chosen))
+        return
+    kind, size = reqs[i].kind, reqs[i].size
+    values = meld_values(kind, size)
+    if i and reqs[i - 1] == reqs[i]:
+        values = range(chosen[-1].value, values.stop)
+    for value in values:
+        if kind == GroupKind.SET:
+            taken = supply[value] if supply[value] < size else size
+            need = size - taken
+            if need > wilds:
+                continue
+            supply[value] -= taken
+            chosen.append(Meld(kind, value, size))
+            naturals.append(taken)
+            _search(reqs, i + 1, supply, wilds - need, chosen, naturals, out, per_group, original)
+            supply[value] += taken
+        else:
+            held = [n for n in range(value, value + size) if supply[n]]
+            need = size - len(held)
+            if need > wilds:
+                continue
+            for n in held:
+                supply[n] -= 1
+            chosen.append(Meld(kind, value, size))
+            naturals.append(len(held))
+            _search(reqs, i + 1, supply, wilds - need, chosen, naturals, out, per_group, original)
+            for n in held:
+                supply[n] += 1
+        chosen.pop()
+        naturals.pop()
+
+
+def _natural_rule_holds(melds: list[Meld], naturals: list[int], per_group: bool, original: list[int]) -> bool:
+    if not per_group:
+        return sum(naturals) > 0
+    if all(naturals):
+        return True
+    # Greedy filled earlier melds first; a later meld left without a natural can borrow one
+    # from an earlier meld holding two or more naturals, if that meld took a number it uses.
+    for i, n in enumerate(naturals):
+        if n:
+            continue
+        if not any(naturals[j] >= 2 and any(original[x] for x in set(_numbers(melds[j])) & set(_numbers(melds[i])))
+                   for j in range(len(melds)) if j != i):
+            return False
+    return True
+
+
+def _colour_laydowns(hand: Sequence[int], requirements: Sequence[Requirement]) -> list[tuple[Meld, ...]]:
+    if len(requirements) != 1:
+        raise ValueError("a colour group can only be a phase on its own")
+    size = requirements[0].size
+    wilds = hand[WILD]
+    return [(Meld(GroupKind.COLOUR, c, size),) for c, n in enumerate(colour_supply(hand)) if n and n + wilds >= size]
+
+
+def can_lay_down(hand: Sequence[int], requirements: Sequence[Requirement], natural_rule: NaturalRule) -> bool:
+    return bool(laydowns(hand, requirements, natural_rule))
+
+
+def matches_requirements(melds: Sequence[Meld], requirements: Sequence[Requirement]) -> bool:
+    """Whether the melds are exactly the phase's groups (as a multiset, any order)."""
+    wanted = sorted((r.kind, r.size) for r in requirements)
+    return sorted((m.kind, m.size) for m in melds) == wanted
+
+
+# --------------------------------------------------------------------------- table groups
+
+
+class TableGroup:
+    """A group laid on the table. ``cards`` holds the card kinds; a run's cards are in
+    ascending order from ``low``, so each Wild's number is its position (R12). A set's Wilds
+    stand for ``value``; a colour group's Wilds for colour ``value``."""
+
+    __slots__ = ("kind", "value", "cards", "low", "high")
+
+    def __init__(self, kind: int, value: int, cards: list[int]) -> None:
+        self.kind = kind
+        self.value = value
+        self.cards = cards
+        self.low = value if kind == GroupKind.RUN else 0
+        self.high = value + len(cards) - 1 if kind == GroupKind.RUN else 0
+
+    def accepts(self, kid: int, low_end: bool = False) -> bool:
+        """R14: whether card ``kid`` (natural or Wild) may be added. ``low_end`` picks the end
+        of a run a Wild goes to; it must be False otherwise."""
+        if kid == WILD:
+            if self.kind == GroupKind.RUN:
+                return self.low > 1 if low_end else self.high < NUM_NUMBERS
+            return not low_end
+        if low_end or not 0 <= kid < NUM_NATURALS:
+            return False
+        if self.kind == GroupKind.SET:
+            return NUMBER_OF[kid] == self.value
+        if self.kind == GroupKind.RUN:
+            n = NUMBER_OF[kid]
+            return n == self.low - 1 or n == self.high + 1
+        return COLOUR_OF[kid] == self.value
+
+    def accepted_numbers(self) -> tuple[int, ...]:
+        """The numbers a natural card may have to be added (for colour groups: in its colour)."""
+        if self.kind == GroupKind.SET:
+            return (self.value,)
+        if self.kind == GroupKind.RUN:
+            return tuple(n for n in (self.low - 1, self.high + 1) if 1 <= n <= NUM_NUMBERS)
+        return tuple(range(1, NUM_NUMBERS + 1))
+
+    def add(self, kid: int, low_end: bool = False) -> None:
+        """Add a card already checked with :meth:`accepts`."""
+        if self.kind == GroupKind.RUN and (low_end or (kid != WILD and NUMBER_OF[kid] == self.low - 1)):
+            self.cards.insert(0, kid)
+            self.low -= 1
+            self.value = self.low
+        else:
+            self.cards.append(kid)
+            if self.kind == GroupKind.RUN:
+                self.high += 1
+
+    def naturals(self) -> int:
+        return sum(1 for k in self.cards if k != WILD)
+
+    def copy(self) -> TableGroup:
+        return TableGroup(self.kind, self.value, list(self.cards))
+
+    def problem(self) -> str | None:
+        """Why this group is not a valid group of its kind, or None (for loading states)."""
+        if not self.cards:
+            return "a group has no cards"
+        if any(not (0 <= k < NUM_KINDS) or k > WILD for k in self.cards):
+            return "a group holds a Skip or an unknown card"
+        if self.kind == GroupKind.SET:
+            if not 1 <= self.value <= NUM_NUMBERS:
+                return f"a set of number {self.value}"
+            if any(k != WILD and NUMBER_OF[k] != self.value for k in self.cards):
+                return f"a set of {self.value}s holds another number"
+        elif self.kind == GroupKind.RUN:
+            if self.low < 1 or self.high > NUM_NUMBERS:
+                return f"a run from {self.low} to {self.high} leaves 1-12"
+            if any(k != WILD and NUMBER_OF[k] != self.low + i for i, k in enumerate(self.cards)):
+                return f"a run from {self.low} holds a card out of sequence"
+        elif self.kind == GroupKind.COLOUR:
+            if not 0 <= self.value < NUM_COLOURS:
+                return f"a colour group of colour {self.value}"
+            if any(k != WILD and COLOUR_OF[k] != self.value for k in self.cards):
+                return f"a {COLOURS[self.value]} group holds another colour"
+        else:
+            return f"unknown group kind {self.kind}"
+        return None
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, TableGroup) and self.kind == other.kind and self.value == other.value
+                and self.cards == other.cards)
+
+    def __repr__(self) -> str:
+        return f"TableGroup({KIND_NAMES[self.kind]} {self.value}: {cards_text(self.cards)})"

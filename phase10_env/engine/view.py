@@ -1,0 +1,111 @@
+"""What one seat may see of a game: its own hand and everything public.
+
+Agents and renderers work from a :class:`SeatView`; it holds nothing another player's hand or
+the draw pile's order would reveal. Cards a player took from the discard pile are public (every
+player saw them taken), counted in ``PlayerInfo.taken_from_discard`` until that player plays a
+card of the same kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import SKIP, kinds_of
+from .config import RulesConfig
+from .moves import HandResult, Move
+from .phases import PHASES, Requirement, TableGroup
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    seat: int
+    phase: int
+    phases_completed: int
+    laid: bool
+    hand_size: int
+    score: int
+    skip_pending: bool
+    lost_turn: bool
+    skipped_this_hand: bool
+    active: bool
+    taken_from_discard: tuple[int, ...]
+
+    @property
+    def requirements(self) -> tuple[Requirement, ...]:
+        return PHASES[self.phase]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    num_players: int
+    rules: RulesConfig
+    hand: tuple[int, ...]
+    discard_pile: tuple[int, ...]
+    draw_pile_size: int
+    table: tuple[tuple[TableGroup, ...], ...]
+    players: tuple[PlayerInfo, ...]
+    current: int
+    stage: int
+    dealer: int
+    hand_number: int
+    replay: bool
+    winners: tuple[int, ...]
+    history: tuple[HandResult, ...]
+    legal_moves: tuple[Move, ...]
+
+    @property
+    def me(self) -> PlayerInfo:
+        return self.players[self.seat]
+
+    @property
+    def discard_top(self) -> int | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def can_take_discard(self) -> bool:
+        return self.discard_top is not None and self.discard_top != SKIP
+
+    def relative(self, seat: int) -> int:
+        """Seat offset from this view's seat in play order (1 = next player)."""
+        return (seat - self.seat) % self.num_players
+
+
+def seat_view(game, seat: int) -> SeatView:
+    n = game.num_players
+    if not (isinstance(seat, int) and 0 <= seat < n):
+        raise ValueError(f"no seat {seat!r} in a {n}-player game")
+    players = tuple(
+        PlayerInfo(
+            seat=s,
+            phase=game.phase_of(s),
+            phases_completed=game.phase_index[s],
+            laid=game.laid[s],
+            hand_size=game.hand_sizes[s],
+            score=game.scores[s],
+            skip_pending=game.skip_pending[s],
+            lost_turn=game.lost_turn[s],
+            skipped_this_hand=game.skipped_this_hand[s],
+            active=game.active[s],
+            taken_from_discard=tuple(kinds_of(game.taken_from_discard[s])),
+        )
+        for s in range(n)
+    )
+    return SeatView(
+        seat=seat,
+        num_players=n,
+        rules=game.rules,
+        hand=tuple(kinds_of(game.hands[seat])),
+        discard_pile=tuple(game.discard_pile),
+        draw_pile_size=len(game.draw_pile),
+        table=tuple(tuple(g.copy() for g in groups) for groups in game.table),
+        players=players,
+        current=game.current,
+        stage=int(game.stage),
+        dealer=game.dealer,
+        hand_number=game.hand_number,
+        replay=game.replay,
+        winners=game.winners,
+        history=tuple(game.history),
+        legal_moves=tuple(game.legal_moves()) if seat == game.current else (),
+    )
