@@ -1,0 +1,17 @@
+"""Phase 10 for reinforcement learning: an exact rules engine (:mod:`phase10_env.engine`), a
+PettingZoo AEC environment (:func:`env`, :class:`raw_env`) with exact action masks, and a
+Gymnasium single-agent view (``gymnasium.make("phase10_env/Phase10-v0")``)."""
+
+import gymnasium
+
+from .actions import ACTIONS, NUM_ACTIONS, describe
+from .env import env, raw_env
+from .observation import OBS_SIZE, OBS_SLICES
+from .policy import PlayerObservation, Policy, RandomPolicy
+from .rewards import RewardConfig
+from .single_agent import Phase10Env
+
+gymnasium.register(id="phase10_env/Phase10-v0", entry_point="phase10_env.single_agent:Phase10Env")
+
+__all__ = ["env", "raw_env", "Phase10Env", "ACTIONS", "NUM_ACTIONS", "describe", "OBS_SIZE", "OBS_SLICES",
+           "RewardConfig", "PlayerObservation", "Policy", "RandomPolicy"]

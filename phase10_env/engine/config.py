@@ -96,8 +96,12 @@ class RulesConfig:
             raise ValueError(f"{path}: {e}") from None
 
     def to_dict(self) -> dict[str, Any]:
+        """Options as plain data; ``phases_to_win`` is None when it is all the phases, so that
+        replacing ``phases`` (:meth:`with_options`) keeps that meaning."""
         d = asdict(self)
         d["phases"] = list(self.phases)
+        if self.phases_to_win == len(self.phases):
+            d["phases_to_win"] = None
         return d
 
     def with_options(self, **options: Any) -> RulesConfig:

@@ -32,7 +32,16 @@ from .moves import (
     TieReplay,
     TurnLost,
 )
-from .phases import PHASES, GroupKind, Requirement, TableGroup, allocate, laydowns, matches_requirements
+from .phases import (
+    PHASES,
+    GroupKind,
+    Requirement,
+    TableGroup,
+    allocate,
+    laydowns,
+    laydowns_from_supply,
+    matches_requirements,
+)
 
 HAND_SIZE = 10
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -64,6 +73,7 @@ class Game:
     :meth:`view`, which gives exactly what one seat may see:
 
     * ``hands[s]``: per-kind counts of seat ``s``'s hand; ``hand_sizes[s]`` their sum;
+      ``number_counts[s][n]``: its natural cards of number ``n`` (1-12; index 0 unused);
     * ``draw_pile``, ``discard_pile``: card kinds, the top last; ``discard_counts``,
       ``table_counts``: per-kind counts of the discard pile and of all cards on the table;
     * ``table[s]``: the groups seat ``s`` laid this hand (``TableGroup``);
@@ -101,6 +111,7 @@ class Game:
         self.num_players = n
         self.hands = [bytearray(len(DECK_COUNTS)) for _ in range(n)]
         self.hand_sizes = [0] * n
+        self.number_counts = [[0] * (NUM_NUMBERS + 1) for _ in range(n)]
         self.taken_from_discard = [bytearray(len(DECK_COUNTS)) for _ in range(n)]
         self.draw_pile: list[int] = []
         self.discard_pile: list[int] = []
@@ -177,7 +188,12 @@ class Game:
         phase = self.phase_of(seat)
         cache = self._laydown_cache
         if cache is None or cache[0] != key or cache[1] != phase:
-            cache = (key, phase, laydowns(self.hands[seat], PHASES[phase], self.rules.natural))
+            reqs = PHASES[phase]
+            if reqs[0].kind == GroupKind.COLOUR:
+                options = laydowns(self.hands[seat], reqs, self.rules.natural)
+            else:
+                options = laydowns_from_supply(self.number_counts[seat], self.hands[seat][WILD], reqs, self.rules.natural)
+            cache = (key, phase, options)
             self._laydown_cache = cache
         return cache[2]
 
@@ -304,8 +320,7 @@ class Game:
                 self.taken_from_discard[seat][card] += 1
             else:
                 card = self.draw_pile.pop()
-            self.hands[seat][card] += 1
-            self.hand_sizes[seat] += 1
+            self._add_to_hand(seat, card)
             self.stage = Stage.PLAY
             return _NO_EVENTS
         self._events = events = []
@@ -336,9 +351,17 @@ class Game:
             self._end_hand(went_out=seat)
         return tuple(events)
 
+    def _add_to_hand(self, seat: int, card: int) -> None:
+        self.hands[seat][card] += 1
+        self.hand_sizes[seat] += 1
+        if card < NUM_NATURALS:
+            self.number_counts[seat][card % NUM_NUMBERS + 1] += 1
+
     def _take_from_hand(self, seat: int, card: int) -> None:
         self.hands[seat][card] -= 1
         self.hand_sizes[seat] -= 1
+        if card < NUM_NATURALS:
+            self.number_counts[seat][card % NUM_NUMBERS + 1] -= 1
         known = self.taken_from_discard[seat]
         if known[card]:
             known[card] -= 1
@@ -381,6 +404,7 @@ class Game:
             self.hands[s][:] = bytes(len(DECK_COUNTS))
             self.taken_from_discard[s][:] = bytes(len(DECK_COUNTS))
             self.hand_sizes[s] = 0
+            self.number_counts[s] = [0] * (NUM_NUMBERS + 1)
             self.table[s] = []
             self.laid[s] = False
             self.skip_pending[s] = False
@@ -396,9 +420,7 @@ class Game:
             order.append(seat)
         for _ in range(HAND_SIZE):
             for s in order:
-                card = deck.pop()
-                self.hands[s][card] += 1
-                self.hand_sizes[s] += 1
+                self._add_to_hand(s, deck.pop())
         top = deck.pop()
         self.discard_pile = [top]
         self.discard_counts[top] = 1

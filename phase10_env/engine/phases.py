@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 from typing import NamedTuple
 
 from .cards import (
@@ -117,6 +118,13 @@ def meld_values(kind: int, size: int) -> range:
     if kind == GroupKind.RUN:
         return range(1, NUM_NUMBERS - size + 2)
     return range(NUM_COLOURS)
+
+
+#: ``_MELDS[kind, size][value]``: shared Meld objects, so enumerating lay-downs builds none.
+_MELDS: dict[tuple[int, int], dict[int, Meld]] = {
+    (kind, size): {v: Meld(kind, v, size) for v in meld_values(kind, size)}
+    for kind in GroupKind for size in range(1, NUM_NUMBERS + 1)
+}
 
 
 # --------------------------------------------------------------------------- allocation
@@ -232,79 +240,85 @@ def colour_supply(hand: Sequence[int]) -> list[int]:
     return [sum(hand[c * NUM_NUMBERS:(c + 1) * NUM_NUMBERS]) for c in range(NUM_COLOURS)]
 
 
-def _numbers(meld: Meld) -> range:
-    if meld.kind == GroupKind.SET:
-        return range(meld.value, meld.value + 1)
-    return range(meld.value, meld.value + meld.size)
+_POPCOUNT = bytes(bin(i).count("1") for i in range(1 << NUM_NUMBERS))
+_NUMBERS = range(1, NUM_NUMBERS + 1)
+
+
+@lru_cache(maxsize=None)
+def _run_options(present: int, size: int, least: int) -> tuple[tuple[int, int], ...]:
+    """``(start, naturals)`` of the runs of ``size`` with at least ``least`` naturals, for a
+    hand holding the numbers in bit mask ``present`` (bit n-1 for number n)."""
+    window = (1 << size) - 1
+    return tuple((v, nat) for v in range(1, NUM_NUMBERS - size + 2)
+                 if (nat := _POPCOUNT[(present >> (v - 1)) & window]) >= least)
+
+
+def _options(req: Requirement, supply: list[int], present: int, wilds: int, min_value: int) -> list[tuple[int, int]] | tuple:
+    """``(value, naturals)`` for every meld of ``req`` the supply can fill with at most ``wilds``
+    Wilds, taking naturals first; ``present`` is the bit mask of numbers with supply."""
+    size = req.size
+    least = size - wilds
+    if req.kind == GroupKind.SET:
+        return [(v, supply[v] if supply[v] < size else size) for v in _NUMBERS if v >= min_value and supply[v] >= least]
+    options = _run_options(present, size, least if least > 0 else 0)
+    return options if min_value == 1 else [o for o in options if o[0] >= min_value]
+
+
+def _span(kind: int, value: int, size: int) -> tuple[int, int]:
+    """Lowest and highest number a set or run meld uses."""
+    return (value, value) if kind == GroupKind.SET else (value, value + size - 1)
 
 
 def laydowns(hand: Sequence[int], requirements: Sequence[Requirement], natural_rule: NaturalRule) -> list[tuple[Meld, ...]]:
-    """Every complete lay-down of a phase that ``hand`` can make, as tuples of melds in the
-    order of ``requirements``. Two equal requirements (two sets of 3) are listed once per
-    unordered pair of values."""
+    """Every complete lay-down of a phase that ``hand`` (per-kind counts) can make, as tuples of
+    melds in the order of ``requirements``. Two equal requirements (two sets of 3) are listed
+    once per unordered pair of values."""
     if requirements and requirements[0].kind == GroupKind.COLOUR:
         return _colour_laydowns(hand, requirements)
-    supply = number_supply(hand)
-    wilds = hand[WILD]
-    total = sum(r.size for r in requirements)
-    if sum(min(s, total) for s in supply) + wilds < total:
-        return []
+    return laydowns_from_supply(number_supply(hand), hand[WILD], requirements, natural_rule)
+
+
+def laydowns_from_supply(supply: list[int], wilds: int, requirements: Sequence[Requirement],
+                         natural_rule: NaturalRule) -> list[tuple[Meld, ...]]:
+    """:func:`laydowns` for set and run phases, from the hand's :func:`number_supply` and Wild
+    count. Melds take naturals greedily (see :func:`allocate`), so one pass per first meld finds
+    every second meld that still fits."""
+    present = 0
+    for n in _NUMBERS:
+        if supply[n]:
+            present |= 1 << (n - 1)
+    first = requirements[0]
+    if len(requirements) == 1:
+        melds = _MELDS[first.kind, first.size]
+        return [(melds[v],) for v, nat in _options(first, supply, present, wilds, 1) if nat]
+    if len(requirements) != 2:
+        raise ValueError("phases have one or two groups")
+    second = requirements[1]
+    per_group = natural_rule == NaturalRule.PER_GROUP
     out: list[tuple[Meld, ...]] = []
-    _search(requirements, 0, supply, wilds, [], [], out, natural_rule == NaturalRule.PER_GROUP, supply[:])
+    for v1, nat1 in _options(first, supply, present, wilds, 1):
+        lo1, hi1 = _span(first.kind, v1, first.size)
+        taken = [v1] * nat1 if first.kind == GroupKind.SET else [n for n in range(lo1, hi1 + 1) if supply[n]]
+        left = present
+        for n in taken:
+            supply[n] -= 1
+            if not supply[n]:
+                left &= ~(1 << (n - 1))
+        meld1 = _MELDS[first.kind, first.size][v1]
+        melds2 = _MELDS[second.kind, second.size]
+        for v2, nat2 in _options(second, supply, left, wilds - first.size + nat1, v1 if second == first else 1):
+            if per_group and not nat2:
+                # Greedy gave the first meld every natural the second could use; it can pass
+                # one on if it holds two or more and took a number the second meld uses.
+                lo2, hi2 = _span(second.kind, v2, second.size)
+                if nat1 < 2 or not any(n in taken for n in range(max(lo1, lo2), min(hi1, hi2) + 1)):
+                    continue
+            elif not (nat1 if per_group else nat1 + nat2):
+                continue
+            out.append((meld1, melds2[v2]))
+        for n in taken:
+            supply[n] += 1
     return out
-
-
-def _search(reqs: Sequence[Requirement], i: int, supply: list[int], wilds: int, chosen: list[Meld],
-            naturals: list[int], out: list[tuple[Meld, ...]], per_group: bool, original: list[int]) -> None:
-    if i == len(reqs):
-        if _natural_rule_holds(chosen, naturals, per_group, original):
-            out.append(tuple(chosen))
-        return
-    kind, size = reqs[i].kind, reqs[i].size
-    values = meld_values(kind, size)
-    if i and reqs[i - 1] == reqs[i]:
-        values = range(chosen[-1].value, values.stop)
-    for value in values:
-        if kind == GroupKind.SET:
-            taken = supply[value] if supply[value] < size else size
-            need = size - taken
-            if need > wilds:
-                continue
-            supply[value] -= taken
-            chosen.append(Meld(kind, value, size))
-            naturals.append(taken)
-            _search(reqs, i + 1, supply, wilds - need, chosen, naturals, out, per_group, original)
-            supply[value] += taken
-        else:
-            held = [n for n in range(value, value + size) if supply[n]]
-            need = size - len(held)
-            if need > wilds:
-                continue
-            for n in held:
-                supply[n] -= 1
-            chosen.append(Meld(kind, value, size))
-            naturals.append(len(held))
-            _search(reqs, i + 1, supply, wilds - need, chosen, naturals, out, per_group, original)
-            for n in held:
-                supply[n] += 1
-        chosen.pop()
-        naturals.pop()
-
-
-def _natural_rule_holds(melds: list[Meld], naturals: list[int], per_group: bool, original: list[int]) -> bool:
-    if not per_group:
-        return sum(naturals) > 0
-    if all(naturals):
-        return True
-    # Greedy filled earlier melds first; a later meld left without a natural can borrow one
-    # from an earlier meld holding two or more naturals, if that meld took a number it uses.
-    for i, n in enumerate(naturals):
-        if n:
-            continue
-        if not any(naturals[j] >= 2 and any(original[x] for x in set(_numbers(melds[j])) & set(_numbers(melds[i])))
-                   for j in range(len(melds)) if j != i):
-            return False
-    return True
 
 
 def _colour_laydowns(hand: Sequence[int], requirements: Sequence[Requirement]) -> list[tuple[Meld, ...]]:

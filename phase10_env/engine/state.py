@@ -186,8 +186,7 @@ def _load_rng(state: object):
 
 def _load_player(game: Game, s: int, p: _Reader) -> None:
     for card in p.cards("hand"):
-        game.hands[s][card] += 1
-        game.hand_sizes[s] += 1
+        game._add_to_hand(s, card)
     for card in p.cards("taken_from_discard"):
         game.taken_from_discard[s][card] += 1
     game.phase_index[s] = p.int("phase_index", 0, game.rules.phases_to_win)

@@ -1,0 +1,105 @@
+"""Steps per second of uniformly random masked play, for Phase 10 and, in the same run,
+PettingZoo's ``connect_four_v3`` (needs ``pygame``), raw and with ``env()``.
+
+Every environment runs the same loop: ``agent_iter`` / ``last`` / a uniform choice among the
+unmasked actions / ``step``, resetting at each game end, for a fixed time.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from tqdm import tqdm
+
+
+@dataclass
+class BenchResult:
+    name: str
+    steps: int
+    games: int
+    seconds: float
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.steps / self.seconds
+
+
+class RandomPlay:
+    """Uniformly random masked play on one environment, run in slices of time."""
+
+    def __init__(self, make_env: Callable[[], object], seed: int = 0) -> None:
+        self.env = make_env()
+        self.rng = np.random.default_rng(seed)
+        self.env.reset(seed=seed)
+        self.steps = self.games = 0
+        self.seconds = 0.0
+
+    def run(self, seconds: float) -> None:
+        env, rng = self.env, self.rng
+        start = time.perf_counter()
+        deadline = start + seconds
+        steps = 0
+        while True:
+            for _ in env.agent_iter():
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    action = None
+                else:
+                    legal = np.flatnonzero(obs["action_mask"])
+                    action = int(legal[int(rng.random() * len(legal))])
+                env.step(action)
+                steps += 1
+                if steps % 256 == 0 and time.perf_counter() >= deadline:
+                    break
+            else:
+                self.games += 1
+                env.reset()
+                continue
+            break
+        self.steps += steps
+        self.seconds += time.perf_counter() - start
+
+
+def benchmark_targets(players: tuple[int, ...] = (2, 6), include_connect_four: bool = True) -> dict[str, Callable[[], object]]:
+    from . import env, raw_env
+
+    targets: dict[str, Callable[[], object]] = {}
+    for n in players:
+        targets[f"phase10 raw_env {n}p"] = lambda n=n: raw_env(num_players=n)
+        targets[f"phase10 env() {n}p"] = lambda n=n: env(num_players=n)
+    if include_connect_four:
+        try:
+            from pettingzoo.classic import connect_four_v3
+        except ImportError:  # connect_four needs pygame
+            return targets
+        targets["connect_four_v3 raw_env"] = connect_four_v3.raw_env
+        targets["connect_four_v3 env()"] = connect_four_v3.env
+    return targets
+
+
+def run_benchmark(seconds: float = 5.0, players: tuple[int, ...] = (2, 6), seed: int = 0,
+                  include_connect_four: bool = True, rounds: int = 10) -> list[BenchResult]:
+    """Each environment plays for ``seconds`` in all, in ``rounds`` interleaved slices, so a
+    change in machine load affects all of them alike."""
+    players_by_name = {name: RandomPlay(make, seed) for name, make in benchmark_targets(players, include_connect_four).items()}
+    with tqdm(total=rounds * len(players_by_name), desc="benchmark", unit="slice") as bar:
+        for _ in range(rounds):
+            for play in players_by_name.values():
+                play.run(seconds / rounds)
+                bar.update()
+    return [BenchResult(name, p.steps, p.games, p.seconds) for name, p in players_by_name.items()]
+
+
+def summary_table(results: list[BenchResult]) -> str:
+    by_name = {r.name: r for r in results}
+    c4 = {kind: by_name.get(f"connect_four_v3 {kind}") for kind in ("raw_env", "env()")}
+    lines = [f"{'environment':28s} {'steps/s':>10s} {'games':>7s} {'x connect_four':>15s}"]
+    for r in results:
+        kind = "raw_env" if "raw_env" in r.name else "env()"
+        ref = c4[kind]
+        ratio = f"{r.steps_per_second / ref.steps_per_second:.2f}" if ref and not r.name.startswith("connect_four") else ""
+        lines.append(f"{r.name:28s} {r.steps_per_second:10,.0f} {r.games:7d} {ratio:>15s}")
+    return "\n".join(lines)

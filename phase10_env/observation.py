@@ -1,0 +1,243 @@
+"""The observation vector: what one player may know, relative to its own seat.
+
+``LAYOUT`` defines the vector once; ``OBS_SLICES[name]`` gives each part's slice and
+``SEAT_FIELDS`` / ``GROUP_FIELDS`` the offsets inside a seat block. Seat blocks are ordered by
+offset from the observer: 0 is the observer, 1 the next player to act after it, and so on;
+blocks of seats a smaller game lacks are zero. Card-kind blocks (50 values) follow the engine's
+kind order: red 1-12, blue 1-12, green 1-12, yellow 1-12, Wild, Skip.
+
+==============  =======  ===============================================================
+part            size     meaning
+==============  =======  ===============================================================
+hand            50       own hand, cards per kind
+discard_top     50       one-hot of the discard pile's top card (zeros if empty)
+discard_counts  50       cards per kind in the discard pile (all were seen discarded)
+table_counts    50       cards per kind laid on the table
+seats           6 x 68   per seat offset: 22 seat values, then its 2 groups x 23 values
+pending_meld    23       the first group of a lay-down in progress (group values)
+stage           3        one-hot for the player to act: to draw, to play, finishing a lay-down
+game            3        tie replay, draw pile size / 108, discard pile size / 108
+==============  =======  ===============================================================
+
+Seat values: present, active (not left out of a tie replay), the phase being played (one-hot
+of phase 1-10), phases completed / 10, phases still to complete / 10, phase down this hand,
+hand size (cards), score / 100 (capped at 100), Skip pending, last turn lost to a Skip, skipped this hand, is
+the dealer, is to act.
+
+Group values: present, kind (one-hot set, run, colour), numbers covered (12: a set's number, a
+run's span), colour (one-hot, colour groups), size / 12, takes a Wild at its low end, takes a
+Wild at its high end.
+
+Nothing here depends on hidden cards: other hands and the draw pile's order enter only as sizes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .actions import GROUPS_PER_SEAT, MAX_SEATS
+from .engine.cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, NUM_NUMBERS
+from .engine.game import Game, Stage
+from .engine.moves import Discard, Event, HandEnded, Hit, LayDown, Move, TurnLost
+from .engine.phases import GroupKind, Meld, TableGroup
+
+
+def _offsets(fields: tuple[tuple[str, int], ...]) -> dict[str, int]:
+    out, start = {}, 0
+    for name, size in fields:
+        out[name] = start
+        start += size
+    return out
+
+
+_SEAT_LAYOUT = (("present", 1), ("active", 1), ("phase", 10), ("phases_completed", 1), ("phases_left", 1),
+                ("laid", 1), ("hand_size", 1), ("score", 1), ("skip_pending", 1), ("lost_turn", 1),
+                ("skipped_this_hand", 1), ("dealer", 1), ("to_act", 1))
+_GROUP_LAYOUT = (("present", 1), ("kind", 3), ("numbers", NUM_NUMBERS), ("colour", 4), ("size", 1),
+                 ("wild_low", 1), ("wild_high", 1))
+SEAT_FIELDS = _offsets(_SEAT_LAYOUT)
+GROUP_FIELDS = _offsets(_GROUP_LAYOUT)
+SEAT_VALUES = sum(size for _, size in _SEAT_LAYOUT)
+GROUP_VALUES = sum(size for _, size in _GROUP_LAYOUT)
+SEAT_BLOCK = SEAT_VALUES + GROUPS_PER_SEAT * GROUP_VALUES
+
+LAYOUT: tuple[tuple[str, int], ...] = (
+    ("hand", NUM_KINDS),
+    ("discard_top", NUM_KINDS),
+    ("discard_counts", NUM_KINDS),
+    ("table_counts", NUM_KINDS),
+    ("seats", MAX_SEATS * SEAT_BLOCK),
+    ("pending_meld", GROUP_VALUES),
+    ("stage", 3),
+    ("game", 3),
+)
+OBS_SLICES: dict[str, slice] = {name: slice(o, o + size) for (name, size), o in zip(LAYOUT, _offsets(LAYOUT).values())}
+OBS_SIZE = sum(size for _, size in LAYOUT)
+
+
+SCORE_CAP = 10_000
+
+
+def _high() -> np.ndarray:
+    high = np.ones(OBS_SIZE, dtype=np.float32)
+    counts = np.array(DECK_COUNTS, dtype=np.float32)
+    for name in ("hand", "discard_counts", "table_counts"):
+        high[OBS_SLICES[name]] = counts
+    seats = high[OBS_SLICES["seats"]].reshape(MAX_SEATS, SEAT_BLOCK)
+    seats[:, SEAT_FIELDS["hand_size"]] = 11  # 10 dealt plus one drawn
+    seats[:, SEAT_FIELDS["score"]] = SCORE_CAP / 100
+    return high
+
+
+OBS_LOW = np.zeros(OBS_SIZE, dtype=np.float32)
+OBS_HIGH = _high()
+
+_HAND, _TOP, _DISCARDS, _TABLE = (OBS_SLICES[k] for k in ("hand", "discard_top", "discard_counts", "table_counts"))
+_SEATS = OBS_SLICES["seats"]
+_SEATS_START = _SEATS.start
+_PENDING, _STAGE, _GAME = OBS_SLICES["pending_meld"], OBS_SLICES["stage"], OBS_SLICES["game"]
+_TOP_START = _TOP.start
+_STAGE_IN_TAIL = _STAGE.start - _PENDING.start
+_HAND_SIZE, _TO_ACT, _LOST_TURN = SEAT_FIELDS["hand_size"], SEAT_FIELDS["to_act"], SEAT_FIELDS["lost_turn"]
+_SKIP_COLUMNS = slice(SEAT_FIELDS["skip_pending"], SEAT_FIELDS["skipped_this_hand"] + 1)
+
+
+def _group_values(kind: int, value: int, low: int, high: int, size: int) -> list[float]:
+    row = [0.0] * GROUP_VALUES
+    row[0] = 1.0
+    row[1 + kind] = 1.0
+    numbers = GROUP_FIELDS["numbers"]
+    if kind == GroupKind.SET:
+        row[numbers + value - 1] = 1.0
+    elif kind == GroupKind.RUN:
+        for n in range(low, high + 1):
+            row[numbers + n - 1] = 1.0
+    else:
+        row[GROUP_FIELDS["colour"] + value] = 1.0
+    row[GROUP_FIELDS["size"]] = size / NUM_NUMBERS
+    row[GROUP_FIELDS["wild_low"]] = float(kind == GroupKind.RUN and low > 1)
+    row[GROUP_FIELDS["wild_high"]] = float(kind != GroupKind.RUN or high < NUM_NUMBERS)
+    return row
+
+
+def table_group_values(group: TableGroup) -> list[float]:
+    return _group_values(group.kind, group.value, group.low, group.high, len(group.cards))
+
+
+def meld_values(meld: Meld) -> list[float]:
+    kind, value, size = meld
+    return _group_values(kind, value, value, value + size - 1, size)
+
+
+class ObservationEncoder:
+    """Builds observations for one game.
+
+    It keeps everything but the hand and the piles' counts up to date between moves (the env
+    calls :meth:`after_move` and :meth:`set_pending`), so an observation costs a few array
+    copies. Seat blocks are stored twice over (rows ``s`` and ``s + n`` hold seat ``s``), so
+    any observer's seat order is one contiguous slice. :meth:`refresh_all` rebuilds from the
+    game.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        n = game.num_players
+        self._hands = [np.frombuffer(h, dtype=np.uint8) for h in game.hands]
+        self._discards = np.frombuffer(game.discard_counts, dtype=np.uint8)
+        self._table = np.frombuffer(game.table_counts, dtype=np.uint8)
+        self._blocks = np.zeros((2 * n, SEAT_BLOCK), dtype=np.float32)
+        self._flat_blocks = self._blocks.reshape(-1)
+        self._used = n * SEAT_BLOCK
+        self._tail = np.zeros(OBS_SIZE - _PENDING.start, dtype=np.float32)
+        self._pending: Meld | None = None
+        self._to_act = -1
+        self.refresh_all()
+
+    def refresh_all(self) -> None:
+        for s in range(self.game.num_players):
+            self.refresh_seat(s)
+            self.refresh_groups(s)
+        self._to_act = self.game.current
+        self._pending = None
+        self._refresh_tail()
+
+    def _set(self, s: int, column: int | slice, value: object) -> None:
+        self._blocks[s, column] = value
+        self._blocks[s + self.game.num_players, column] = value
+
+    def refresh_seat(self, s: int) -> None:
+        g = self.game
+        row = [0.0] * SEAT_VALUES
+        completed = g.phase_index[s]
+        row[0] = 1.0
+        row[1] = float(g.active[s])
+        row[2 + g.phase_of(s) - 1] = 1.0
+        row[12] = completed / 10
+        row[13] = (g.rules.phases_to_win - completed) / 10
+        row[14] = float(g.laid[s])
+        row[15] = float(g.hand_sizes[s])
+        row[16] = min(g.scores[s], SCORE_CAP) / 100
+        row[17] = float(g.skip_pending[s])
+        row[18] = float(g.lost_turn[s])
+        row[19] = float(g.skipped_this_hand[s])
+        row[20] = float(g.dealer == s)
+        row[21] = float(g.current == s and g.stage != Stage.GAME_OVER)
+        self._set(s, slice(0, SEAT_VALUES), row)
+
+    def refresh_groups(self, s: int) -> None:
+        values = [0.0] * (GROUPS_PER_SEAT * GROUP_VALUES)
+        for i, group in enumerate(self.game.table[s]):
+            values[i * GROUP_VALUES:(i + 1) * GROUP_VALUES] = table_group_values(group)
+        self._set(s, slice(SEAT_VALUES, SEAT_BLOCK), values)
+
+    def _refresh_tail(self) -> None:
+        g, pending = self.game, self._pending
+        stage = g.stage
+        self._tail[_STAGE_IN_TAIL:] = (stage == Stage.DRAW, stage == Stage.PLAY and pending is None, pending is not None,
+                                       g.replay, len(g.draw_pile) / DECK_SIZE, len(g.discard_pile) / DECK_SIZE)
+
+    def set_pending(self, meld: Meld | None) -> None:
+        """A two-group lay-down was started with ``meld`` (or ``None``: none in progress)."""
+        self._pending = meld
+        self._tail[:GROUP_VALUES] = 0.0 if meld is None else meld_values(meld)
+        self._refresh_tail()
+
+    def after_move(self, mover: int, move: Move, events: tuple[Event, ...]) -> None:
+        """Bring the stored values up to date after the engine played ``move``."""
+        kinds = [type(e) for e in events] if events else ()
+        if HandEnded in kinds:
+            self.refresh_all()
+            return
+        g = self.game
+        kind = type(move)
+        self._set(mover, _HAND_SIZE, g.hand_sizes[mover])
+        if kind is LayDown:
+            self.refresh_seat(mover)
+            self.refresh_groups(mover)
+            self.set_pending(None)
+        elif kind is Hit:
+            self.refresh_groups(move.target)
+        elif TurnLost in kinds or (kind is Discard and move.target is not None):
+            n = g.num_players
+            flags = np.array([g.skip_pending, g.lost_turn, g.skipped_this_hand], dtype=np.float32).T
+            self._blocks[:n, _SKIP_COLUMNS] = flags
+            self._blocks[n:, _SKIP_COLUMNS] = flags
+        current = g.current
+        if current != self._to_act:
+            self._set(self._to_act, _TO_ACT, 0.0)
+            self._set(current, _TO_ACT, 1.0)
+            self._set(current, _LOST_TURN, float(g.lost_turn[current]))
+            self._to_act = current
+        self._refresh_tail()
+
+    def observe(self, seat: int) -> np.ndarray:
+        g = self.game
+        out = np.zeros(OBS_SIZE, dtype=np.float32)
+        out[_HAND] = self._hands[seat]
+        if g.discard_pile:
+            out[_TOP_START + g.discard_pile[-1]] = 1.0
+        out[_DISCARDS] = self._discards
+        out[_TABLE] = self._table
+        out[_SEATS_START:_SEATS_START + self._used] = self._flat_blocks[seat * SEAT_BLOCK:seat * SEAT_BLOCK + self._used]
+        out[_PENDING.start:] = self._tail
+        return out

@@ -1,0 +1,72 @@
+"""What an agent is given at its turn, and the small interface every agent implements.
+
+An agent sees a :class:`PlayerObservation`: the encoded observation and legal-action mask,
+plus, on request, the readable :class:`~phase10_env.engine.SeatView` of the same information
+(for rule-based agents and humans). Both come from the acting seat's side only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+import numpy as np
+
+from .engine.phases import Meld
+from .engine.view import SeatView
+
+if TYPE_CHECKING:
+    from .env import raw_env
+
+
+@dataclass
+class PlayerObservation:
+    """One agent's input for one decision."""
+
+    agent: str
+    seat: int
+    observation: np.ndarray
+    action_mask: np.ndarray
+    pending_meld: Meld | None
+    _env: raw_env = field(repr=False)
+    _view: SeatView | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(cls, env: raw_env, agent: str | None = None) -> PlayerObservation:
+        """The input of ``agent`` (default: the agent to act) in ``env`` now."""
+        agent = agent or env.agent_selection
+        obs = env.observe(agent)
+        return cls(agent, env.possible_agents.index(agent), obs["observation"], obs["action_mask"], env.pending_meld, env)
+
+    def view(self) -> SeatView:
+        """The readable view of this seat (built on first use)."""
+        if self._view is None:
+            self._view = self._env.seat_view(self.agent)
+        return self._view
+
+    @property
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.action_mask)
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Anything that picks a legal action id for a :class:`PlayerObservation`."""
+
+    def act(self, obs: PlayerObservation) -> int: ...
+
+
+class RandomPolicy:
+    """Uniform over the legal actions, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, obs: PlayerObservation) -> int:
+        legal = np.flatnonzero(obs.action_mask)
+        return int(legal[self.rng.integers(len(legal))])

@@ -1,0 +1,49 @@
+"""A readable text table of a game, as one seat sees it (or everything, for spectators)."""
+
+from __future__ import annotations
+
+from .engine.cards import COLOURS, cards_text, kinds_of
+from .engine.game import STAGE_NAMES, Game
+from .engine.phases import GroupKind, TableGroup, phase_text
+
+
+def group_text(group: TableGroup) -> str:
+    if group.kind == GroupKind.SET:
+        what = f"set of {group.value}s"
+    elif group.kind == GroupKind.RUN:
+        what = f"run {group.low}-{group.high}"
+    else:
+        what = f"{COLOURS[group.value]}"
+    return f"{what}: {cards_text(group.cards)}"
+
+
+def render_text(game: Game, viewer: int | None = None, names: list[str] | None = None) -> str:
+    """The table as text. ``viewer`` is the seat whose hand is shown; ``None`` shows all hands
+    (a spectator's or a debugger's view)."""
+    n = game.num_players
+    names = names or [f"player_{s}" for s in range(n)]
+    top = game.discard_top()
+    lines = [
+        f"Hand {game.hand_number}{' (tie replay)' if game.replay else ''} | dealer {names[game.dealer]} | "
+        f"draw pile {len(game.draw_pile)} | discard top {cards_text([top]) if top is not None else '-'}",
+    ]
+    for s in range(n):
+        if not game.active[s]:
+            lines.append(f"  {names[s]}: out of the tie replay, score {game.scores[s]}")
+            continue
+        marks = []
+        if game.current == s and not game.is_over:
+            marks.append(f"to {STAGE_NAMES[game.stage]}")
+        if game.skip_pending[s]:
+            marks.append("skip pending")
+        phase = game.phase_of(s)
+        lines.append(f"{'>' if game.current == s and not game.is_over else ' '} {names[s]}: phase {phase} "
+                     f"({phase_text(phase)}){' DOWN' if game.laid[s] else ''}, score {game.scores[s]}, "
+                     f"{game.hand_sizes[s]} cards{' [' + ', '.join(marks) + ']' if marks else ''}")
+        for i, group in enumerate(game.table[s]):
+            lines.append(f"      group {i}: {group_text(group)}")
+        if viewer is None or viewer == s:
+            lines.append(f"      hand: {cards_text(kinds_of(game.hands[s]))}")
+    if game.is_over:
+        lines.append("Game over: " + ", ".join(names[w] for w in game.winners) + " won")
+    return "\n".join(lines)

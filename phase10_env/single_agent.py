@@ -1,0 +1,150 @@
+"""A Gymnasium single-agent view of Phase 10: one learner seat against opponent policies that
+the environment steps internally.
+
+Observations are the learner's observation vector (``Box(637,)``), and rewards are the
+learner's: everything that reached it since its previous action, including what arrives on an
+opponent's move (the hand or game ending). ``action_masks()`` gives the legal actions for
+sb3-contrib's ``MaskablePPO``. Opponents are :class:`~phase10_env.policy.Policy` objects and
+can be swapped at run time with :meth:`Phase10Env.set_opponents` (for self-play, also through
+``VecEnv.env_method``). Registered as ``"phase10_env/Phase10-v0"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .engine.config import RulesConfig
+from .env import raw_env
+from .policy import PlayerObservation, Policy, RandomPolicy
+from .rewards import RewardConfig
+
+
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+
+
+class Phase10Env(gymnasium.Env):
+    """``learner_seat``: a seat number, or ``"random"`` (a new seat each episode).
+    ``opponents``: one policy for all other seats or a list with one per other seat (in seat
+    order after the learner); default: uniformly random.
+    ``illegal_action``: ``"raise"`` (default: a ``ValueError``, as in the AEC env) or
+    ``"penalize"`` (for learners without masks: nothing happens, the reward is
+    ``illegal_penalty`` and ``info["illegal_action"]`` is True).
+    Other options as for ``raw_env``."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(self, num_players: int = 2, opponents: Policy | Sequence[Policy] | None = None,
+                 learner_seat: int | str = "random", render_mode: str | None = None,
+                 rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
+                 rewards: RewardConfig | Mapping[str, float] | str | None = None, episode: str = "game",
+                 max_steps: int | None = None, illegal_action: str = "raise", illegal_penalty: float = -0.1,
+                 **rule_options: Any) -> None:
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, not {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.aec = raw_env(num_players=num_players, render_mode=render_mode, rules=rules, rewards=rewards,
+                           episode=episode, max_steps=max_steps, **rule_options)
+        self.num_players = self.aec.num_players
+        if not (learner_seat == "random" or (isinstance(learner_seat, int) and 0 <= learner_seat < self.num_players)):
+            raise ValueError(f"learner_seat must be 'random' or a seat 0-{self.num_players - 1}, not {learner_seat!r}")
+        self.learner_seat_option = learner_seat
+        self.render_mode = render_mode
+        agent0 = self.aec.possible_agents[0]
+        self.observation_space = self.aec.observation_space(agent0)["observation"]
+        self.action_space = self.aec.action_space(agent0)
+        self.set_opponents(opponents if opponents is not None else RandomPolicy())
+        self.learner = agent0
+
+    def set_opponents(self, opponents: Policy | Sequence[Policy]) -> None:
+        """Policies for the other seats: one for all, or one per other seat (in play order
+        after the learner). Takes effect at once, mid-episode included."""
+        if isinstance(opponents, Sequence) and not isinstance(opponents, str):
+            if len(opponents) != self.num_players - 1:
+                raise ValueError(f"need {self.num_players - 1} opponents for {self.num_players} players, got {len(opponents)}")
+            self.opponents = list(opponents)
+        else:
+            self.opponents = [opponents] * (self.num_players - 1)
+        for p in self.opponents:
+            if not isinstance(p, Policy):
+                raise ValueError(f"an opponent must have an act(observation) method, not {p!r}")
+        if self.aec.game is not None:
+            self._assign_seats()
+
+    def _assign_seats(self) -> None:
+        seat = self.aec.possible_agents.index(self.learner)
+        self._by_agent = {a: self.opponents[(s - seat) % self.num_players - 1]
+                          for s, a in enumerate(self.aec.possible_agents) if s != seat}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**63))
+        for i, p in enumerate(self.opponents):
+            if hasattr(p, "seed"):
+                p.seed(game_seed + i + 1)
+        if self.learner_seat_option == "random":
+            seat = int(self.np_random.integers(self.num_players))
+        else:
+            seat = self.learner_seat_option
+        self.learner = self.aec.possible_agents[seat]
+        self._assign_seats()
+        self.aec.reset(seed=game_seed, options=options)
+        self._play_opponents()
+        return self._observation(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        aec = self.aec
+        if aec.agent_selection != self.learner or self._done():
+            raise RuntimeError("step() called after the episode ended; call reset()")
+        if self.illegal_action == "penalize" and not self._is_legal(action):
+            return self._observation(), self.illegal_penalty, False, False, {**self._info(), "illegal_action": True}
+        aec.step(action)
+        self._play_opponents()
+        reward = float(aec._cumulative_rewards[self.learner])
+        aec._cumulative_rewards[self.learner] = 0.0
+        return (self._observation(), reward, bool(aec.terminations[self.learner]),
+                bool(aec.truncations[self.learner]), self._info())
+
+    def _is_legal(self, action: Any) -> bool:
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            return False
+        return 0 <= a < self.action_space.n and bool(self.aec.action_mask(self.learner)[a])
+
+    def _done(self) -> bool:
+        return self.aec.terminations[self.learner] or self.aec.truncations[self.learner]
+
+    def _play_opponents(self) -> None:
+        aec = self.aec
+        while aec.agent_selection != self.learner and not self._done():
+            agent = aec.agent_selection
+            aec.step(self._by_agent[agent].act(PlayerObservation.of(aec, agent)))
+
+    def _observation(self) -> np.ndarray:
+        return self.aec._encoder.observe(self.aec.possible_agents.index(self.learner))
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "learner": self.learner}
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner now (all False once the episode is over)."""
+        if self._done() or self.aec.agent_selection != self.learner:
+            return np.zeros(self.action_space.n, dtype=bool)
+        return self.aec.action_mask(self.learner).astype(bool)
+
+    def seat_view(self):
+        return self.aec.seat_view(self.learner)
+
+    @property
+    def game(self):
+        return self.aec.game
+
+    def render(self) -> str | None:
+        return self.aec.render()

@@ -1,0 +1,37 @@
+"""Random play through the AEC env, for tests: uniform, or eager (prefers laying down and
+hitting, so games reach later phases and crowded tables)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+from phase10_env import raw_env
+from phase10_env.actions import DISCARD_FIRST, LAY_FIRST
+
+VARIANTS = ["default", "even_phases", "advance_all", "short_game", "strict_naturals", "skip_once_per_hand",
+            "skip_pending_only"]
+
+
+def choose(mask: np.ndarray, rng: np.random.Generator, eager: bool) -> int:
+    legal = np.flatnonzero(mask)
+    if eager:
+        building = legal[(legal >= LAY_FIRST) & (legal < DISCARD_FIRST)]
+        if len(building) and rng.random() < 0.8:
+            legal = building
+    return int(legal[rng.integers(len(legal))])
+
+
+def random_steps(env: raw_env, rng: np.random.Generator, max_steps: int, eager: bool = False,
+                 on_state: Callable[[raw_env], None] | None = None) -> Iterator[int]:
+    """Play up to ``max_steps`` actions (until the game ends); call ``on_state`` before each."""
+    for _ in range(max_steps):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            return
+        if on_state is not None:
+            on_state(env)
+        action = choose(env.action_mask(agent), rng, eager)
+        env.step(action)
+        yield action

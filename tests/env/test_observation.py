@@ -1,0 +1,97 @@
+"""The observation holds what its player may know, kept exactly up to date between moves."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from phase10_env import OBS_SIZE, OBS_SLICES, raw_env
+from phase10_env.engine import Game, build_game, card
+from phase10_env.observation import LAYOUT, OBS_HIGH, SEAT_BLOCK, SEAT_FIELDS, ObservationEncoder
+from tests.env.play import VARIANTS, random_steps
+
+
+def fresh_observation(env: raw_env, seat: int) -> np.ndarray:
+    encoder = ObservationEncoder(env.game)
+    encoder.set_pending(env.pending_meld)
+    return encoder.observe(seat)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6), variant=st.sampled_from(VARIANTS))
+def test_incremental_observation_equals_one_built_from_scratch(seed: int, players: int, variant: str) -> None:
+    env = raw_env(num_players=players, rules=variant)
+    env.reset(seed=seed)
+
+    def check(env: raw_env) -> None:
+        for seat, agent in enumerate(env.possible_agents):
+            obs = env.observe(agent)["observation"]
+            np.testing.assert_array_equal(obs, fresh_observation(env, seat))
+            assert env.observation_space(agent)["observation"].contains(obs)
+
+    for _ in random_steps(env, np.random.default_rng(seed), 1200, eager=True, on_state=check):
+        pass
+
+
+def hidden_cards_shuffled(game: Game, viewer: int, rng: np.random.Generator) -> Game:
+    """The same game with the cards ``viewer`` cannot see (other hands, except cards seen taken
+    from the discard pile, and the draw pile) dealt out again at random, sizes unchanged."""
+    state = game.to_json()
+    pools, sizes = [], []
+    for s, p in enumerate(state["players"]):
+        if s == viewer:
+            continue
+        known = list(p["taken_from_discard"])
+        secret = list(p["hand"])
+        for c in known:
+            secret.remove(c)
+        pools += secret
+        sizes.append((s, known, len(secret)))
+    pools += state["draw_pile"]
+    rng.shuffle(pools)
+    for s, known, n in sizes:
+        state["players"][s]["hand"] = known + pools[:n]
+        pools = pools[n:]
+    state["draw_pile"] = pools
+    return Game.from_json(state)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6))
+def test_observation_ignores_hidden_cards(seed: int, players: int) -> None:
+    env = raw_env(num_players=players)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for step, _ in enumerate(random_steps(env, rng, 400, eager=True)):
+        if step % 37:
+            continue
+        for viewer in range(players):
+            other = hidden_cards_shuffled(env.game, viewer, rng)
+            encoder = ObservationEncoder(other)
+            encoder.set_pending(env.pending_meld)
+            np.testing.assert_array_equal(encoder.observe(viewer), fresh_observation(env, viewer))
+
+
+def test_layout_is_consistent() -> None:
+    assert sum(size for _, size in LAYOUT) == OBS_SIZE == OBS_HIGH.shape[0]
+    assert OBS_SLICES["seats"].stop - OBS_SLICES["seats"].start == 6 * SEAT_BLOCK
+
+
+def test_observation_shows_own_hand_top_discard_and_seats_from_own_side() -> None:
+    game = build_game(["R7 B7 W", "G1 G2 G3 G4", "Y5 Y6"], discard="B12", current=1, stage="draw",
+                      scores=[10, 20, 30], phase_index=[0, 1, 2])
+    env = raw_env(num_players=3)
+    env.reset(options={"state": game.to_json()})
+    obs = env.observe("player_1")["observation"]
+    hand = obs[OBS_SLICES["hand"]]
+    assert hand[card(1, 2)] == hand[card(4, 2)] == 1 and hand.sum() == 4
+    assert np.flatnonzero(obs[OBS_SLICES["discard_top"]]).tolist() == [card(12, 1)]
+    seats = obs[OBS_SLICES["seats"]].reshape(6, SEAT_BLOCK)
+    phase = slice(SEAT_FIELDS["phase"], SEAT_FIELDS["phase"] + 10)
+    # offset 0 is player_1 itself (phase 2), offset 1 is player_2 (phase 3), offset 2 player_0
+    assert [int(np.argmax(seats[k, phase])) + 1 for k in range(3)] == [2, 3, 1]
+    assert seats[:3, SEAT_FIELDS["hand_size"]].tolist() == [4, 2, 3]
+    np.testing.assert_allclose(seats[:3, SEAT_FIELDS["score"]], [0.2, 0.3, 0.1])
+    assert seats[0, SEAT_FIELDS["to_act"]] == 1 and seats[3:].sum() == 0
+    assert obs[OBS_SLICES["stage"]].tolist() == [1, 0, 0]
