@@ -146,6 +146,13 @@ class Game:
         rules = self.rules
         return rules.phases[min(self.phase_index[seat], rules.phases_to_win - 1)]
 
+    def table_phase(self, seat: int) -> int:
+        """The phase number seat ``seat``'s groups on the table make. After the game's last hand
+        (outside a tie replay) those who laid have already advanced past it."""
+        if self.stage == Stage.GAME_OVER and not self.replay and self.laid[seat]:
+            return self.rules.phases[self.phase_index[seat] - 1]
+        return self.phase_of(seat)
+
     def requirements(self, seat: int) -> tuple[Requirement, ...]:
         return PHASES[self.phase_of(seat)]
 

@@ -99,7 +99,11 @@ class IllegalMoveError(ValueError):
     """A move the rules do not allow in the current state; the state is unchanged."""
 
     def __init__(self, move: object, reason: str) -> None:
-        super().__init__(f"illegal move {move}: {reason}")
+        try:
+            text = str(move)
+        except (ValueError, TypeError, IndexError):  # a move naming no real card
+            text = repr(move)
+        super().__init__(f"illegal move {text}: {reason}")
         self.move = move
         self.reason = reason
 

@@ -329,6 +329,68 @@ def _colour_laydowns(hand: Sequence[int], requirements: Sequence[Requirement]) -
     return [(Meld(GroupKind.COLOUR, c, size),) for c, n in enumerate(colour_supply(hand)) if n and n + wilds >= size]
 
 
+@lru_cache(maxsize=None)
+def _best_run(present: int, size: int) -> int:
+    """Most naturals any run of ``size`` can use from the numbers in bit mask ``present``."""
+    window = (1 << size) - 1
+    return max(_POPCOUNT[(present >> (v - 1)) & window] for v in range(1, NUM_NUMBERS - size + 2))
+
+
+def _most_naturals(req: Requirement, supply: list[int], present: int) -> int:
+    if req.kind == GroupKind.SET:
+        best = max(supply)
+        return best if best < req.size else req.size
+    return _best_run(present, req.size)
+
+
+def phase_progress(hand: Sequence[int], requirements: Sequence[Requirement], natural_rule: NaturalRule) -> tuple[int, int]:
+    """How far ``hand`` is from laying the phase down: ``(missing, ways)``, where ``missing`` is
+    the fewest more cards that would complete it (0 exactly when :func:`laydowns` finds a
+    lay-down) and ``ways`` the number of first groups that reach that minimum (more ways, more
+    draws that help)."""
+    wilds = hand[WILD]
+    if requirements[0].kind == GroupKind.COLOUR:
+        size = requirements[0].size
+        counts = colour_supply(hand)
+        best = max(counts)
+        missing = max(size - wilds - best, 0 if best else 1)
+        return missing, sum(1 for c in counts if max(size - wilds - c, 0 if c else 1) == missing)
+    supply = number_supply(hand)
+    present = 0
+    for n in _NUMBERS:
+        if supply[n]:
+            present |= 1 << (n - 1)
+    first = requirements[0]
+    best, ways = NUM_KINDS, 0
+    for v1, nat1 in _options(first, supply, present, first.size, 1):
+        if len(requirements) == 1:
+            need = first.size - nat1 - wilds
+            missing = need if need > 0 else (0 if nat1 else 1)
+        else:
+            second = requirements[1]
+            lo1, hi1 = _span(first.kind, v1, first.size)
+            taken = [v1] * nat1 if first.kind == GroupKind.SET else [n for n in range(lo1, hi1 + 1) if supply[n]]
+            left = present
+            for n in taken:
+                supply[n] -= 1
+                if not supply[n]:
+                    left &= ~(1 << (n - 1))
+            nat2 = _most_naturals(second, supply, left)
+            for n in taken:
+                supply[n] += 1
+            need = first.size + second.size - nat1 - nat2 - wilds
+            groups_without = (nat1 == 0) + (nat2 == 0)
+            floor = groups_without if natural_rule == NaturalRule.PER_GROUP else (1 if nat1 + nat2 == 0 else 0)
+            missing = need if need > floor else floor
+        if missing < best:
+            best, ways = missing, 1
+        elif missing == best:
+            ways += 1
+    if best == 0 and not laydowns(hand, requirements, natural_rule):
+        best = 1  # only the per-group natural rule's corner cases get here
+    return best, ways
+
+
 def can_lay_down(hand: Sequence[int], requirements: Sequence[Requirement], natural_rule: NaturalRule) -> bool:
     return bool(laydowns(hand, requirements, natural_rule))
 

@@ -31,7 +31,7 @@ from .cards import DECK_COUNTS, NUM_KINDS, card_name, kinds_of, parse_card
 from .config import RulesConfig
 from .game import STAGE_NAMES, Game, Stage, check_num_players
 from .moves import HandResult
-from .phases import KIND_NAMES, GroupKind, TableGroup
+from .phases import KIND_NAMES, PHASES, GroupKind, TableGroup
 
 FORMAT, VERSION = "phase10-state", 1
 _TOP_KEYS = {"format", "version", "rules", "num_players", "seed", "rng", "hand_number", "dealer", "current",
@@ -262,14 +262,15 @@ def _check_consistency(game: Game) -> None:
 
 
 def _check_groups(game: Game, s: int) -> None:
-    groups, reqs = game.table[s], game.requirements(s)
+    phase = game.table_phase(s)
+    groups, reqs = game.table[s], PHASES[phase]
     shapes = sorted((g.kind, len(g.cards)) for g in groups)
     wanted = sorted((r.kind, r.size) for r in reqs)
     # Both lists sort by kind, then size; pairing them in order matches each group to the
     # smallest requirement of its kind it can meet.
     fits = len(shapes) == len(wanted) and all(k == rk and size >= rs for (k, size), (rk, rs) in zip(shapes, wanted))
     if not fits:
-        raise ValueError(f"inconsistent state: seat {s}'s groups do not make phase {game.phase_of(s)}")
+        raise ValueError(f"inconsistent state: seat {s}'s groups do not make phase {phase}")
     naturals = [g.naturals() for g in groups]
     if (game.rules.natural_rule == "per_group" and not all(naturals)) or not any(naturals):
         raise ValueError(f"inconsistent state: seat {s}'s phase breaks natural_rule={game.rules.natural_rule!r} (R11)")
