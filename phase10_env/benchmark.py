@@ -103,3 +103,26 @@ def summary_table(results: list[BenchResult]) -> str:
         ratio = f"{r.steps_per_second / ref.steps_per_second:.2f}" if ref and not r.name.startswith("connect_four") else ""
         lines.append(f"{r.name:28s} {r.steps_per_second:10,.0f} {r.games:7d} {ratio:>15s}")
     return "\n".join(lines)
+
+
+def engine_benchmark(seconds: float = 5.0, players: tuple[int, ...] = (2, 6), seed: int = 0) -> list[dict]:
+    """Moves/s and full games/s of the bare rules engine under uniformly random legal play
+    (uniform over ``Game.legal_moves()``), for about ``seconds`` per player count."""
+    from .engine import Game
+
+    rows = []
+    for n in tqdm(players, desc="engine benchmark", unit="setting"):
+        rng = np.random.default_rng(seed)
+        moves = games = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            game = Game(n, seed=seed + games)
+            while not game.is_over:
+                legal = game.legal_moves()
+                game.apply(legal[int(rng.random() * len(legal))])
+                moves += 1
+            games += 1
+        elapsed = time.perf_counter() - start
+        rows.append({"players": n, "moves": moves, "games": games, "seconds": elapsed,
+                     "moves_per_second": moves / elapsed, "games_per_second": games / elapsed})
+    return rows

@@ -128,21 +128,20 @@ def decode(game: Game, action: int, pending: Meld | None) -> Move | Meld:
     return Hit(target, a.group, card)
 
 
-def encode(game: Game, move: Move) -> int:
-    """The action id that plays ``move`` for the current player (for a lay-down: the id of its
-    first meld; the other follows as a second action)."""
-    seat, n = game.current, game.num_players
+def encode(move: Move, seat: int, num_players: int) -> int:
+    """The action id that plays ``move`` for ``seat`` (for a lay-down: the id of its first
+    meld; the other follows as a second action)."""
     if isinstance(move, Draw):
         return DRAW_DISCARD if move.from_discard else DRAW_DECK
     if isinstance(move, LayDown):
         return MELD_IDS[move.melds[0]]
     if isinstance(move, Hit):
-        offset = (move.target - seat) % n
+        offset = (move.target - seat) % num_players
         if move.card == WILD:
             return hit_id(offset, move.group, HIT_WILD_LOW if move.low_end else HIT_WILD_HIGH)
         return hit_id(offset, move.group, NUMBER_OF[move.card] - 1)
     if isinstance(move, Discard):
         if move.card != SKIP:
             return DISCARD_WILD if move.card == WILD else DISCARD_FIRST + move.card
-        return SKIP_NO_EFFECT if move.target is None else skip_id((move.target - seat) % n)
+        return SKIP_NO_EFFECT if move.target is None else skip_id((move.target - seat) % num_players)
     raise TypeError(f"not a move: {move!r}")

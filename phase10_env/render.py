@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from .engine.cards import COLOURS, cards_text, kinds_of
+from .actions import ACTIONS, HIT_WILD_HIGH, HIT_WILD_LOW
+from .engine.cards import COLOURS, SKIP, card_name, cards_text, kinds_of
 from .engine.game import STAGE_NAMES, Game
 from .engine.phases import GroupKind, TableGroup, phase_text
+from .engine.view import SeatView
 
 
 def group_text(group: TableGroup) -> str:
@@ -47,3 +49,29 @@ def render_text(game: Game, viewer: int | None = None, names: list[str] | None =
     if game.is_over:
         lines.append("Game over: " + ", ".join(names[w] for w in game.winners) + " won")
     return "\n".join(lines)
+
+
+def action_text(view: SeatView, action: int, names: list[str] | None = None) -> str:
+    """An action in words, as the acting seat ``view.seat`` sees it."""
+    names = names or [f"player_{s}" for s in range(view.num_players)]
+    a = ACTIONS[action]
+    if a.kind == "draw":
+        return f"take {card_name(view.discard_top)} from the discard pile" if a.draw_from_discard else "draw from the deck"
+    if a.kind == "lay":
+        return f"lay down {a.meld}"
+    if a.kind == "discard":
+        return f"discard {card_name(a.card)}"
+    if a.kind == "skip":
+        if a.skip_offset is None:
+            return f"discard {card_name(SKIP)} (no one can be skipped)"
+        return f"discard {card_name(SKIP)}: {names[(view.seat + a.skip_offset) % view.num_players]} loses a turn"
+    target = (view.seat + a.seat_offset) % view.num_players
+    group = view.table[target][a.group]
+    if a.hit_card == HIT_WILD_HIGH:
+        what = "W" + (" (high end)" if group.kind == GroupKind.RUN else "")
+    elif a.hit_card == HIT_WILD_LOW:
+        what = "W (low end)"
+    else:
+        what = str(a.hit_card + 1) if group.kind != GroupKind.COLOUR else f"{COLOURS[group.value]} {a.hit_card + 1}"
+    owner = "your" if target == view.seat else f"{names[target]}'s"
+    return f"hit {what} on {owner} {group_text(group)}"

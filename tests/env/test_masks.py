@@ -25,7 +25,7 @@ def engine_actions(game) -> set[int]:
         if isinstance(move, LayDown):
             ids.update(MELD_IDS[m] for m in move.melds)
         else:
-            ids.add(encode(game, move))
+            ids.add(encode(move, game.current, game.num_players))
     return ids
 
 

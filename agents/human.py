@@ -1,0 +1,53 @@
+"""A human at the terminal: sees the table from their seat and the legal moves in words, types
+the number of a move, and is asked again on bad input."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from phase10_env.engine.cards import cards_text
+from phase10_env.engine.phases import phase_text
+from phase10_env.policy import PlayerObservation
+from phase10_env.render import action_text, group_text
+
+
+def seat_text(obs: PlayerObservation) -> str:
+    """The table as the human's seat sees it."""
+    view = obs.view()
+    top = view.discard_top
+    lines = [f"Hand {view.hand_number}{' (tie replay)' if view.replay else ''} | draw pile {view.draw_pile_size} | "
+             f"discard top {cards_text([top]) if top is not None else '-'}"]
+    for p in view.players:
+        if not p.active:
+            continue
+        who = "you" if p.seat == view.seat else f"player_{p.seat}"
+        lines.append(f"  {who}: phase {p.phase} ({phase_text(p.phase)}){' DOWN' if p.laid else ''}, score {p.score}, "
+                     f"{p.hand_size} cards{', skip pending' if p.skip_pending else ''}")
+        for i, group in enumerate(view.table[p.seat]):
+            lines.append(f"      group {i}: {group_text(group)}")
+    lines.append(f"  your hand: {cards_text(view.hand)}")
+    if obs.pending_meld is not None:
+        lines.append(f"  laying down: {obs.pending_meld} chosen; choose its partner group")
+    return "\n".join(lines)
+
+
+class HumanAgent:
+    name = "human"
+
+    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> None:
+        self.read, self.write = read, write
+
+    def seed(self, seed: int | None) -> None:
+        pass
+
+    def act(self, obs: PlayerObservation) -> int:
+        view = obs.view()
+        legal = obs.legal_actions.tolist()
+        self.write(seat_text(obs))
+        for i, action in enumerate(legal, 1):
+            self.write(f"  {i:2d}. {action_text(view, action)}")
+        while True:
+            answer = self.read(f"Your move [1-{len(legal)}]: ").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            self.write(f"Please type a number from 1 to {len(legal)}.")

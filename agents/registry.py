@@ -1,0 +1,53 @@
+"""Agents by name, as the command line and configs write them.
+
+* ``random``; ``heuristic`` (options: ``heuristic:take_for_ways=true,skip_target=next``);
+* ``ppo:PATH`` (a saved sb3 / sb3-contrib model, deterministic) and ``ppo-sample:PATH``
+  (sampling from the policy);
+* ``human`` (plays at the terminal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from phase10_env.policy import Policy
+
+from .heuristic import HeuristicAgent, HeuristicConfig
+from .random_agent import RandomAgent
+
+AGENT_KINDS = ("random", "heuristic", "ppo", "ppo-sample", "human")
+
+
+def _parse_options(text: str) -> dict[str, object]:
+    options: dict[str, object] = {}
+    valid = {f.name: f.type for f in fields(HeuristicConfig)}
+    for item in filter(None, text.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or key not in valid:
+            raise ValueError(f"bad heuristic option {item!r}; options are {sorted(valid)} as key=value")
+        options[key] = value.lower() in ("1", "true", "yes") if valid[key] in (bool, "bool") else value
+    return options
+
+
+def make_agent(spec: str, seed: int | None = None) -> Policy:
+    """Build the agent ``spec`` names (see the module docstring)."""
+    kind, _, arg = spec.partition(":")
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind == "heuristic":
+        agent = HeuristicAgent(**_parse_options(arg))
+        agent.name = spec
+        return agent
+    if kind in ("ppo", "ppo-sample"):
+        if not arg:
+            raise ValueError(f"{kind} needs a model path: {kind}:runs/NAME/model.zip")
+        from .ppo_agent import PPOAgent
+
+        agent = PPOAgent(arg, deterministic=kind == "ppo")
+        agent.seed(seed)
+        return agent
+    if kind == "human":
+        from .human import HumanAgent
+
+        return HumanAgent()
+    raise ValueError(f"unknown agent {spec!r}; agents are {list(AGENT_KINDS)} (ppo and ppo-sample take :PATH)")

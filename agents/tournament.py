@@ -1,0 +1,270 @@
+"""Tournaments: many full games between agents, with seats and the deal rotated fairly, played
+on several processes, summarised with confidence intervals.
+
+Game ``g`` seats entry ``i`` at seat ``(i + g) % n`` and gives the first deal to seat
+``(g // n) % n``, so over ``n * n`` games every entry plays every seat under every dealer. Each
+game's seed (and each agent's) derives from the tournament seed and ``g`` alone, so the results
+are the same whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing as mp
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from phase10_env import raw_env
+from phase10_env.engine.config import RulesConfig, load_rules
+from phase10_env.policy import PlayerObservation, Policy
+
+from .registry import make_agent
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    index: int
+    seats: tuple[int, ...]  # seat of each entry
+    first_dealer: int
+    winners: tuple[int, ...]  # entries
+    scores: tuple[int, ...]  # per entry
+    phases: tuple[int, ...]  # phases completed, per entry
+    hands: int
+    steps: int
+    truncated: bool
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    agents: tuple[str, ...]
+    num_players: int
+    rules: dict[str, Any]
+    seed: int
+    max_steps: int
+
+
+def game_seed(seed: int, index: int, entry: int = -1) -> int:
+    return int(np.random.SeedSequence([seed, index, entry + 1]).generate_state(1, np.uint64)[0] >> 1)
+
+
+_AGENTS: dict[str, Policy] = {}  # built once per process
+
+
+def _agent(spec: str) -> Policy:
+    if spec not in _AGENTS:
+        _AGENTS[spec] = make_agent(spec)
+    return _AGENTS[spec]
+
+
+def play_game(setup: MatchSetup, index: int) -> GameOutcome:
+    n = setup.num_players
+    rotation, dealer = index % n, (index // n) % n
+    seats = tuple((i + rotation) % n for i in range(n))
+    by_seat = {seat: i for i, seat in enumerate(seats)}
+    policies = [_agent(spec) for spec in setup.agents]
+    for i, policy in enumerate(policies):
+        if hasattr(policy, "seed"):
+            policy.seed(game_seed(setup.seed, index, i))
+    env = raw_env(num_players=n, rules=setup.rules, max_steps=setup.max_steps)
+    env.reset(seed=game_seed(setup.seed, index), options={"first_dealer": dealer})
+    steps = 0
+    for agent in env.agent_iter():
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(agent)
+        env.step(policies[by_seat[seat]].act(PlayerObservation.of(env, agent)))
+        steps += 1
+    game = env.game
+    return GameOutcome(
+        index=index, seats=seats, first_dealer=dealer,
+        winners=tuple(sorted(by_seat[w] for w in game.winners)),
+        scores=tuple(game.scores[seats[i]] for i in range(n)),
+        phases=tuple(game.phase_index[seats[i]] for i in range(n)),
+        hands=game.hand_number, steps=steps, truncated=not game.is_over,
+    )
+
+
+def _worker_init() -> None:
+    try:
+        import torch
+
+        torch.set_num_threads(1)
+    except ImportError:
+        pass
+
+
+def _play_indexed(args: tuple[MatchSetup, int]) -> GameOutcome:
+    return play_game(*args)
+
+
+@dataclass
+class EntryStats:
+    name: str
+    games: int
+    wins: int
+    win_rate: float
+    ci95: tuple[float, float]
+    mean_score: float
+    mean_phases: float
+    by_seat: list[dict[str, Any]] = field(default_factory=list)
+    by_turn_order: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class TournamentResult:
+    setup: MatchSetup
+    outcomes: list[GameOutcome]
+
+    @property
+    def names(self) -> list[str]:
+        agents = self.setup.agents
+        return [a if agents.count(a) == 1 else f"{a}#{i}" for i, a in enumerate(agents)]
+
+    def entry_stats(self) -> list[EntryStats]:
+        n, out = self.setup.num_players, []
+        for i, name in enumerate(self.names):
+            wins = [i in o.winners for o in self.outcomes]
+            k = sum(wins)
+            by_seat, by_order = [], []
+            for pos in range(n):
+                at_seat = [w for w, o in zip(wins, self.outcomes) if o.seats[i] == pos]
+                in_order = [w for w, o in zip(wins, self.outcomes) if (o.seats[i] - o.first_dealer - 1) % n == pos]
+                by_seat.append(_rate_row("seat", pos, at_seat))
+                by_order.append(_rate_row("plays", pos + 1, in_order))
+            out.append(EntryStats(
+                name=name, games=len(wins), wins=k, win_rate=k / max(1, len(wins)), ci95=wilson_interval(k, len(wins)),
+                mean_score=float(np.mean([o.scores[i] for o in self.outcomes])) if self.outcomes else 0.0,
+                mean_phases=float(np.mean([o.phases[i] for o in self.outcomes])) if self.outcomes else 0.0,
+                by_seat=by_seat, by_turn_order=by_order))
+        return out
+
+    @property
+    def mean_hands(self) -> float:
+        return float(np.mean([o.hands for o in self.outcomes])) if self.outcomes else 0.0
+
+    def bias_report(self) -> list[str]:
+        """Seats or turn orders whose 95% interval excludes the entry's overall win rate."""
+        flags = []
+        for stats in self.entry_stats():
+            for row in stats.by_seat + stats.by_turn_order:
+                lo, hi = row["ci95"]
+                if row["games"] and not lo <= stats.win_rate <= hi:
+                    flags.append(f"{stats.name}: {row['position']} {row['value']} wins {row['win_rate']:.3f} "
+                                 f"[{lo:.3f}, {hi:.3f}] vs {stats.win_rate:.3f} overall")
+        return flags
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "setup": {**asdict(self.setup), "agents": list(self.setup.agents)},
+            "games": len(self.outcomes),
+            "mean_hands": self.mean_hands,
+            "mean_steps": float(np.mean([o.steps for o in self.outcomes])) if self.outcomes else 0.0,
+            "truncated_games": sum(o.truncated for o in self.outcomes),
+            "agents": [{**asdict(s), "ci95": list(s.ci95)} for s in self.entry_stats()],
+            "bias_flags": self.bias_report(),
+        }
+
+    def save_json(self, path: str | Path) -> None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(self.to_json(), indent=2), encoding="utf-8")
+
+    def table(self) -> str:
+        stats = self.entry_stats()
+        width = max(12, *(len(s.name) for s in stats))
+        lines = [f"{len(self.outcomes)} games, {self.setup.num_players} players, mean {self.mean_hands:.1f} hands per game",
+                 f"{'agent':{width}s} {'games':>6s} {'wins':>6s} {'win rate':>9s} {'95% CI':>17s} {'score':>8s} {'phases':>7s}"]
+        for s in stats:
+            lines.append(f"{s.name:{width}s} {s.games:6d} {s.wins:6d} {s.win_rate:9.3f} "
+                         f"[{s.ci95[0]:.3f}, {s.ci95[1]:.3f}] {s.mean_score:8.1f} {s.mean_phases:7.2f}")
+        flags = self.bias_report()
+        lines.append("seat / turn-order bias: " + ("none outside the 95% intervals" if not flags else "; ".join(flags)))
+        truncated = sum(o.truncated for o in self.outcomes)
+        if truncated:
+            lines.append(f"{truncated} games hit the step limit and have no winner")
+        return "\n".join(lines)
+
+    def plot(self, path: str | Path) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        stats = self.entry_stats()
+        fig, ax = plt.subplots(figsize=(1.6 + 1.3 * len(stats), 3.6))
+        rates = [s.win_rate for s in stats]
+        errors = np.array([[s.win_rate - s.ci95[0] for s in stats], [s.ci95[1] - s.win_rate for s in stats]])
+        ax.bar(range(len(stats)), rates, yerr=errors, capsize=6, color="#4c78a8")
+        ax.axhline(1 / self.setup.num_players, color="grey", linestyle="--", linewidth=1, label="even share")
+        ax.set_xticks(range(len(stats)), [s.name for s in stats], rotation=15)
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("win rate (95% CI)")
+        ax.set_title(f"{len(self.outcomes)} games, {self.setup.num_players} players")
+        ax.legend(loc="upper right", fontsize=8)
+        fig.tight_layout()
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+
+
+def _rate_row(position: str, value: int, wins: list[bool]) -> dict[str, Any]:
+    k = sum(wins)
+    return {"position": position, "value": value, "games": len(wins), "wins": k,
+            "win_rate": k / len(wins) if wins else 0.0, "ci95": list(wilson_interval(k, len(wins)))}
+
+
+def seat_entries(agents: Sequence[str], num_players: int) -> tuple[str, ...]:
+    """One agent per seat: the list as given if it has ``num_players`` names; one name plays
+    every seat; a shorter list repeats in order (``heuristic random`` at 4 players:
+    heuristic, random, heuristic, random)."""
+    if not agents:
+        raise ValueError("name at least one agent")
+    if len(agents) > num_players:
+        raise ValueError(f"{len(agents)} agents for {num_players} seats")
+    return tuple(agents[i % len(agents)] for i in range(num_players))
+
+
+def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100, seed: int = 0,
+                   rules: RulesConfig | Mapping[str, Any] | str | Path | None = None, workers: int | None = None,
+                   max_steps: int = 200_000, progress: bool = True) -> TournamentResult:
+    """Play ``games`` full games; ``workers`` processes (default: all cores)."""
+    entries = seat_entries(agents, num_players)
+    for spec in set(entries):
+        make_agent(spec) if not spec.startswith(("ppo", "human")) else None  # fail fast on bad names
+    setup = MatchSetup(entries, num_players, load_rules(rules).to_dict(), seed, max_steps)
+    workers = workers or os.cpu_count() or 1
+    jobs = [(setup, g) for g in range(games)]
+    bar = tqdm(total=games, desc=" vs ".join(dict.fromkeys(entries)), unit="game", disable=not progress)
+    outcomes: list[GameOutcome] = []
+    if workers == 1:
+        for job in jobs:
+            outcomes.append(_play_indexed(job))
+            bar.update()
+    else:
+        with mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn").Pool(workers, _worker_init) as pool:
+            for outcome in pool.imap_unordered(_play_indexed, jobs, chunksize=max(1, min(8, games // (8 * workers)))):
+                outcomes.append(outcome)
+                bar.update()
+    bar.close()
+    outcomes.sort(key=lambda o: o.index)
+    return TournamentResult(setup, outcomes)
