@@ -22,7 +22,7 @@ from .actions import (
     skip_id,
 )
 from .engine.cards import NUM_NATURALS, NUM_NUMBERS, NUMBER_OF, SKIP, WILD
-from .engine.game import Game, Stage
+from .engine.game import DRAW, GAME_OVER, PLAY, Game
 from .engine.moves import Discard, Draw, Hit, LayDown, Move
 from .engine.phases import GroupKind, Meld
 
@@ -37,15 +37,18 @@ def _partner(melds: tuple[Meld, ...], pending: Meld) -> Meld | None:
     return None
 
 
-def fill_mask(game: Game, pending: Meld | None, out: np.ndarray) -> None:
-    """Set ``out`` (zeros, int8, ``NUM_ACTIONS``) to the current player's legal actions.
-    ``pending`` is the first meld of a lay-down in progress."""
+_NONZERO = bytes([0] + [1] * 255)  # bytes.translate table: a count becomes 0 or 1
+
+
+def fill_mask(game: Game, pending: Meld | None, out: bytearray | np.ndarray) -> None:
+    """Set ``out`` (zeros, ``NUM_ACTIONS`` bytes or an int8 array) to the current player's
+    legal actions. ``pending`` is the first meld of a lay-down in progress."""
     stage = game.stage
-    if stage == Stage.DRAW:
-        out[DRAW_DECK] = bool(game.draw_pile)
-        out[DRAW_DISCARD] = game.can_draw_discard()
+    if stage == DRAW:
+        out[DRAW_DECK] = 1 if game.draw_pile else 0
+        out[DRAW_DISCARD] = 1 if game.can_draw_discard() else 0
         return
-    if stage != Stage.PLAY:
+    if stage != PLAY:
         return
     if pending is not None:
         for melds in game.laydown_options():
@@ -61,7 +64,7 @@ def fill_mask(game: Game, pending: Meld | None, out: np.ndarray) -> None:
                 out[MELD_IDS[meld]] = 1
     else:
         _fill_hits(game, seat, hand, out)
-    out[DISCARD_FIRST:DISCARD_WILD + 1] = np.frombuffer(hand, np.uint8, WILD + 1) != 0
+    out[DISCARD_FIRST:DISCARD_WILD + 1] = hand[:WILD + 1].translate(_NONZERO)
     if hand[SKIP]:
         targets = game.skip_targets()
         n = game.num_players
@@ -71,9 +74,10 @@ def fill_mask(game: Game, pending: Meld | None, out: np.ndarray) -> None:
             out[SKIP_NO_EFFECT] = 1
 
 
-def _fill_hits(game: Game, seat: int, hand: bytearray, out: np.ndarray) -> None:
+def _fill_hits(game: Game, seat: int, hand: bytearray, out: bytearray | np.ndarray) -> None:
     n = game.num_players
     wild = hand[WILD]
+    supply = game.number_counts[seat]
     for offset in range(n):
         for g, group in enumerate(game.table[(seat + offset) % n]):
             base = hit_id(offset, g, 0)
@@ -84,7 +88,7 @@ def _fill_hits(game: Game, seat: int, hand: bytearray, out: np.ndarray) -> None:
                         out[base + i] = 1
             else:
                 for number in group.accepted_numbers():
-                    if any(hand[k] for k in range(number - 1, NUM_NATURALS, NUM_NUMBERS)):
+                    if supply[number]:
                         out[base + number - 1] = 1
             if wild:
                 if group.accepts(WILD):
@@ -94,21 +98,26 @@ def _fill_hits(game: Game, seat: int, hand: bytearray, out: np.ndarray) -> None:
 
 
 def legal_mask(game: Game, pending: Meld | None = None) -> np.ndarray:
-    out = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    """The current player's legal actions as an int8 array of 0 and 1."""
+    out = bytearray(NUM_ACTIONS)
     fill_mask(game, pending, out)
-    return out
+    return np.frombuffer(out, dtype=np.int8)
+
+
+_DRAWS = (Draw(False), Draw(True))
+_DISCARDS = tuple(Discard(k) for k in range(WILD + 1))
 
 
 def decode(game: Game, action: int, pending: Meld | None) -> Move | Meld:
     """The engine move an action stands for, or the meld to hold as ``pending`` when it starts a
     two-group lay-down. Assumes ``action`` is unmasked."""
+    if action < 2:
+        return _DRAWS[action]
+    if DISCARD_FIRST <= action <= DISCARD_WILD:
+        return _DISCARDS[action - DISCARD_FIRST]
     a = ACTIONS[action]
     seat, n = game.current, game.num_players
     kind = a.kind
-    if kind == "discard":
-        return Discard(a.card)
-    if kind == "draw":
-        return Draw(a.draw_from_discard)
     if kind == "skip":
         return Discard(SKIP, None if a.skip_offset is None else (seat + a.skip_offset) % n)
     if kind == "lay":

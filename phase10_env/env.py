@@ -35,7 +35,7 @@ from pettingzoo import AECEnv
 from .actions import NUM_ACTIONS, describe
 from .codec import decode, fill_mask
 from .engine.config import RulesConfig, load_rules
-from .engine.game import Game, check_num_players
+from .engine.game import GAME_OVER, Game, check_num_players
 from .engine.moves import GameEnded, HandEnded
 from .engine.phases import Meld
 from .engine.view import SeatView
@@ -125,56 +125,62 @@ class raw_env(AECEnv, EzPickle):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {"action_mask": self._zero_mask} for a in self.agents}
-        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._mask = self._zero_mask
         self.agent_selection = self.agents[game.current]
         if game.is_over:
             self._finish()
         else:
-            fill_mask(game, None, self._mask)
+            self._update_mask()
             self.infos[self.agent_selection] = {"action_mask": self._mask}
 
     def step(self, action: int | None) -> None:
-        if self.game is None:
+        game = self.game
+        if game is None:
             raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = self._check_action(agent, action)
-        game = self.game
+        if not (type(action) is int and 0 <= action < NUM_ACTIONS and self._mask[action]):
+            action = self._check_action(agent, action)
         if self._rewards_dirty:
             self._clear_rewards()
             self._rewards_dirty = False
         self._cumulative_rewards[agent] = 0.0
-        mover = game.current
-        move = decode(game, a, self._pending)
+        mover, pending = game.current, self._pending
+        move = decode(game, action, pending)
         self._steps += 1
         if type(move) is Meld:
             self._pending = move
             self._encoder.set_pending(move)
-            events = ()
         else:
-            self._pending = None
+            if pending is not None:
+                self._pending = None
             events = game.apply(move)
             self._encoder.after_move(mover, move, events)
-        if events:
-            self._score_events(events)
-        if game.is_over or (self.episode == "hand" and game.history and events and any(type(e) is HandEnded for e in events)):
-            self._finish()
-        elif self.max_steps is not None and self._steps >= self.max_steps:
+            if events:
+                self._score_events(events)
+                if game.stage == GAME_OVER or (self.episode == "hand" and any(type(e) is HandEnded for e in events)):
+                    self._finish()
+        if self.max_steps is not None and self._steps >= self.max_steps and not self.terminations[agent]:
             self._finish(truncated=True)
-        else:
+        if not (self.terminations[agent] or self.truncations[agent]):
             new = self.possible_agents[game.current]
-            mask = self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            fill_mask(game, self._pending, mask)
+            self._update_mask()
             if new != agent:
                 self.infos[agent] = {"action_mask": self._zero_mask}
-            self.infos[new] = {"action_mask": mask}
-            self.agent_selection = new
+                self.agent_selection = new
+            self.infos[new] = {"action_mask": self._mask}
         if self._rewards_dirty:
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _update_mask(self) -> None:
+        """A fresh mask array for the agent to act (earlier masks handed out stay as they were)."""
+        buffer = bytearray(NUM_ACTIONS)
+        fill_mask(self.game, self._pending, buffer)
+        self._mask = np.frombuffer(buffer, dtype=np.int8)
 
     def _check_action(self, agent: str, action: Any) -> int:
         if type(action) is int and 0 <= action < NUM_ACTIONS and self._mask[action]:
@@ -227,11 +233,9 @@ class raw_env(AECEnv, EzPickle):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.game is None:
             raise RuntimeError("call reset() before observe()")
-        seat = self._seat_of[agent]
-        obs = self._encoder.observe(seat)
-        acting = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
-        mask = self._mask.copy() if acting else self._zero_mask.copy()
-        return {"observation": obs, "action_mask": mask}
+        # Once the episode is over ``_mask`` is the zero mask, so the acting agent's is right too.
+        mask = self._mask if agent == self.agent_selection else self._zero_mask
+        return {"observation": self._encoder.observe(self._seat_of[agent]), "action_mask": mask.copy()}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """The legal-action mask of ``agent`` (default: the agent to act)."""

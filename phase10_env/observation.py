@@ -37,8 +37,8 @@ import numpy as np
 
 from .actions import GROUPS_PER_SEAT, MAX_SEATS
 from .engine.cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, NUM_NUMBERS
-from .engine.game import Game, Stage
-from .engine.moves import Discard, Event, HandEnded, Hit, LayDown, Move, TurnLost
+from .engine.game import DRAW, GAME_OVER, PLAY, Game
+from .engine.moves import Draw, Event, HandEnded, Hit, LayDown, Move
 from .engine.phases import GroupKind, Meld, TableGroup
 
 
@@ -96,10 +96,13 @@ _HAND, _TOP, _DISCARDS, _TABLE = (OBS_SLICES[k] for k in ("hand", "discard_top",
 _SEATS = OBS_SLICES["seats"]
 _SEATS_START = _SEATS.start
 _PENDING, _STAGE, _GAME = OBS_SLICES["pending_meld"], OBS_SLICES["stage"], OBS_SLICES["game"]
-_TOP_START = _TOP.start
-_STAGE_IN_TAIL = _STAGE.start - _PENDING.start
+_STAGE_START, _GAME_START = _STAGE.start, _GAME.start
+_CARD_PARTS = _TABLE.stop
+assert (_HAND.start, _TOP.start, _DISCARDS.start, _TABLE.start) == (0, NUM_KINDS, 2 * NUM_KINDS, 3 * NUM_KINDS)
+#: One-hot bytes of each card kind (index ``NUM_KINDS``: none, for an empty discard pile).
+_ONE_HOT = [bytes(k == i for i in range(NUM_KINDS)) for k in range(NUM_KINDS + 1)]
 _HAND_SIZE, _TO_ACT, _LOST_TURN = SEAT_FIELDS["hand_size"], SEAT_FIELDS["to_act"], SEAT_FIELDS["lost_turn"]
-_SKIP_COLUMNS = slice(SEAT_FIELDS["skip_pending"], SEAT_FIELDS["skipped_this_hand"] + 1)
+_SKIP_START = SEAT_FIELDS["skip_pending"]
 
 
 def _group_values(kind: int, value: int, low: int, high: int, size: int) -> list[float]:
@@ -132,24 +135,18 @@ def meld_values(meld: Meld) -> list[float]:
 class ObservationEncoder:
     """Builds observations for one game.
 
-    It keeps everything but the hand and the piles' counts up to date between moves (the env
-    calls :meth:`after_move` and :meth:`set_pending`), so an observation costs a few array
-    copies. Seat blocks are stored twice over (rows ``s`` and ``s + n`` hold seat ``s``), so
-    any observer's seat order is one contiguous slice. :meth:`refresh_all` rebuilds from the
-    game.
+    The seat blocks are kept up to date between moves (the env calls :meth:`after_move` and
+    :meth:`set_pending`), so an observation costs a few array copies. They are stored twice
+    over (seat ``s`` at block ``s`` and ``s + n``), so any observer's seat order is one
+    contiguous slice. :meth:`refresh_all` rebuilds them from the game.
     """
 
     def __init__(self, game: Game) -> None:
         self.game = game
         n = game.num_players
-        self._hands = [np.frombuffer(h, dtype=np.uint8) for h in game.hands]
-        self._discards = np.frombuffer(game.discard_counts, dtype=np.uint8)
-        self._table = np.frombuffer(game.table_counts, dtype=np.uint8)
-        self._blocks = np.zeros((2 * n, SEAT_BLOCK), dtype=np.float32)
-        self._flat_blocks = self._blocks.reshape(-1)
         self._used = n * SEAT_BLOCK
-        self._tail = np.zeros(OBS_SIZE - _PENDING.start, dtype=np.float32)
-        self._pending: Meld | None = None
+        self._flat = np.zeros(2 * self._used, dtype=np.float32)
+        self._pending: list[float] | None = None
         self._to_act = -1
         self.refresh_all()
 
@@ -159,11 +156,13 @@ class ObservationEncoder:
             self.refresh_groups(s)
         self._to_act = self.game.current
         self._pending = None
-        self._refresh_tail()
 
-    def _set(self, s: int, column: int | slice, value: object) -> None:
-        self._blocks[s, column] = value
-        self._blocks[s + self.game.num_players, column] = value
+    def _put(self, s: int, start: int, values: float | list[float]) -> None:
+        """Write seat ``s``'s values from offset ``start`` of its block, in both copies."""
+        i = s * SEAT_BLOCK + start
+        stop = i + (len(values) if isinstance(values, list) else 1)
+        self._flat[i:stop] = values
+        self._flat[i + self._used:stop + self._used] = values
 
     def refresh_seat(self, s: int) -> None:
         g = self.game
@@ -181,63 +180,69 @@ class ObservationEncoder:
         row[18] = float(g.lost_turn[s])
         row[19] = float(g.skipped_this_hand[s])
         row[20] = float(g.dealer == s)
-        row[21] = float(g.current == s and g.stage != Stage.GAME_OVER)
-        self._set(s, slice(0, SEAT_VALUES), row)
+        row[21] = float(g.current == s and g.stage != GAME_OVER)
+        self._put(s, 0, row)
 
     def refresh_groups(self, s: int) -> None:
         values = [0.0] * (GROUPS_PER_SEAT * GROUP_VALUES)
         for i, group in enumerate(self.game.table[s]):
             values[i * GROUP_VALUES:(i + 1) * GROUP_VALUES] = table_group_values(group)
-        self._set(s, slice(SEAT_VALUES, SEAT_BLOCK), values)
-
-    def _refresh_tail(self) -> None:
-        g, pending = self.game, self._pending
-        stage = g.stage
-        self._tail[_STAGE_IN_TAIL:] = (stage == Stage.DRAW, stage == Stage.PLAY and pending is None, pending is not None,
-                                       g.replay, len(g.draw_pile) / DECK_SIZE, len(g.discard_pile) / DECK_SIZE)
+        self._put(s, SEAT_VALUES, values)
 
     def set_pending(self, meld: Meld | None) -> None:
         """A two-group lay-down was started with ``meld`` (or ``None``: none in progress)."""
-        self._pending = meld
-        self._tail[:GROUP_VALUES] = 0.0 if meld is None else meld_values(meld)
-        self._refresh_tail()
+        self._pending = None if meld is None else meld_values(meld)
 
     def after_move(self, mover: int, move: Move, events: tuple[Event, ...]) -> None:
-        """Bring the stored values up to date after the engine played ``move``."""
-        kinds = [type(e) for e in events] if events else ()
-        if HandEnded in kinds:
+        """Bring the seat blocks up to date after the engine played ``move`` for ``mover``."""
+        if events and any(type(e) is HandEnded for e in events):
             self.refresh_all()
             return
-        g = self.game
+        g, flat = self.game, self._flat
+        i = mover * SEAT_BLOCK + _HAND_SIZE
+        flat[i] = flat[i + self._used] = g.hand_sizes[mover]
         kind = type(move)
-        self._set(mover, _HAND_SIZE, g.hand_sizes[mover])
+        if kind is Draw:
+            return
         if kind is LayDown:
             self.refresh_seat(mover)
             self.refresh_groups(mover)
-            self.set_pending(None)
+            self._pending = None
         elif kind is Hit:
             self.refresh_groups(move.target)
-        elif TurnLost in kinds or (kind is Discard and move.target is not None):
-            n = g.num_players
-            flags = np.array([g.skip_pending, g.lost_turn, g.skipped_this_hand], dtype=np.float32).T
-            self._blocks[:n, _SKIP_COLUMNS] = flags
-            self._blocks[n:, _SKIP_COLUMNS] = flags
+        elif events or move.target is not None:  # a Skip was aimed or a turn lost
+            used = self._used
+            for s in range(g.num_players):
+                i = s * SEAT_BLOCK + _SKIP_START
+                flat[i] = flat[i + used] = g.skip_pending[s]
+                flat[i + 1] = flat[i + 1 + used] = g.lost_turn[s]
+                flat[i + 2] = flat[i + 2 + used] = g.skipped_this_hand[s]
         current = g.current
         if current != self._to_act:
-            self._set(self._to_act, _TO_ACT, 0.0)
-            self._set(current, _TO_ACT, 1.0)
-            self._set(current, _LOST_TURN, float(g.lost_turn[current]))
+            used, last = self._used, self._to_act * SEAT_BLOCK
+            now = current * SEAT_BLOCK
+            flat[last + _TO_ACT] = flat[last + _TO_ACT + used] = 0.0
+            flat[now + _TO_ACT] = flat[now + _TO_ACT + used] = 1.0
+            flat[now + _LOST_TURN] = flat[now + _LOST_TURN + used] = g.lost_turn[current]
             self._to_act = current
-        self._refresh_tail()
 
     def observe(self, seat: int) -> np.ndarray:
         g = self.game
         out = np.zeros(OBS_SIZE, dtype=np.float32)
-        out[_HAND] = self._hands[seat]
-        if g.discard_pile:
-            out[_TOP_START + g.discard_pile[-1]] = 1.0
-        out[_DISCARDS] = self._discards
-        out[_TABLE] = self._table
-        out[_SEATS_START:_SEATS_START + self._used] = self._flat_blocks[seat * SEAT_BLOCK:seat * SEAT_BLOCK + self._used]
-        out[_PENDING.start:] = self._tail
+        pile = g.discard_pile
+        # The four card-count parts are adjacent: join their bytes and convert once.
+        counts = g.hands[seat] + _ONE_HOT[pile[-1] if pile else NUM_KINDS] + g.discard_counts + g.table_counts
+        out[:_CARD_PARTS] = np.frombuffer(counts, dtype=np.uint8)
+        start = seat * SEAT_BLOCK
+        out[_SEATS_START:_SEATS_START + self._used] = self._flat[start:start + self._used]
+        stage = g.stage
+        if self._pending is not None:
+            out[_PENDING] = self._pending
+            out[_STAGE_START + 2] = 1.0
+        elif stage != GAME_OVER:
+            out[_STAGE_START + stage] = 1.0
+        if g.replay:
+            out[_GAME_START] = 1.0
+        out[_GAME_START + 1] = len(g.draw_pile) / DECK_SIZE
+        out[_GAME_START + 2] = len(pile) / DECK_SIZE
         return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,7 @@ class RulesConfig:
         if self.skip_rule not in SKIP_RULES:
             raise ValueError(f"rules option 'skip_rule' must be one of {list(SKIP_RULES)}, not {self.skip_rule!r}")
 
-    @property
+    @cached_property
     def natural(self) -> NaturalRule:
         return NaturalRule.PER_GROUP if self.natural_rule == "per_group" else NaturalRule.PER_PHASE
 

@@ -51,9 +51,14 @@ _DECK_ARRAY = np.array(DECK, dtype=np.int64)
 
 
 class Stage(IntEnum):
+    """What the player to act does next. ``Game.stage`` holds the plain int values."""
+
     DRAW = 0
     PLAY = 1
     GAME_OVER = 2
+
+
+DRAW, PLAY, GAME_OVER = int(Stage.DRAW), int(Stage.PLAY), int(Stage.GAME_OVER)
 
 
 STAGE_NAMES = ("draw", "play", "game_over")
@@ -127,7 +132,7 @@ class Game:
         self.active = [True] * n
         self.dealer = 0
         self.current = 0
-        self.stage = Stage.DRAW
+        self.stage = DRAW
         self.hand_number = 0
         self.replay = False
         self.winners: tuple[int, ...] = ()
@@ -139,7 +144,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.stage == Stage.GAME_OVER
+        return self.stage == GAME_OVER
 
     def phase_of(self, seat: int) -> int:
         """The phase number (1-10) seat ``seat`` is playing this hand."""
@@ -149,7 +154,7 @@ class Game:
     def table_phase(self, seat: int) -> int:
         """The phase number seat ``seat``'s groups on the table make. After the game's last hand
         (outside a tie replay) those who laid have already advanced past it."""
-        if self.stage == Stage.GAME_OVER and not self.replay and self.laid[seat]:
+        if self.stage == GAME_OVER and not self.replay and self.laid[seat]:
             return self.rules.phases[self.phase_index[seat] - 1]
         return self.phase_of(seat)
 
@@ -169,7 +174,7 @@ class Game:
 
     def can_draw_discard(self) -> bool:
         pile = self.discard_pile
-        return self.stage == Stage.DRAW and bool(pile) and pile[-1] != SKIP
+        return self.stage == DRAW and bool(pile) and pile[-1] != SKIP
 
     def skip_targets(self) -> list[int]:
         """Seats the current player may aim a Skip at (R15)."""
@@ -189,25 +194,25 @@ class Game:
     def laydown_options(self) -> list[tuple]:
         """Every phase lay-down (tuple of melds) the current player may make now."""
         seat = self.current
-        if self.stage != Stage.PLAY or self.laid[seat]:
+        if self.stage != PLAY or self.laid[seat]:
             return []
-        key = bytes(self.hands[seat])
+        hand = self.hands[seat]
+        key = bytes(hand)
         phase = self.phase_of(seat)
         cache = self._laydown_cache
         if cache is None or cache[0] != key or cache[1] != phase:
             reqs = PHASES[phase]
             if reqs[0].kind == GroupKind.COLOUR:
-                options = laydowns(self.hands[seat], reqs, self.rules.natural)
+                options = laydowns(hand, reqs, self.rules.natural)
             else:
-                options = laydowns_from_supply(self.number_counts[seat], self.hands[seat][WILD], reqs, self.rules.natural)
-            cache = (key, phase, options)
-            self._laydown_cache = cache
+                options = laydowns_from_supply(self.number_counts[seat], hand[WILD], reqs, self.rules.natural)
+            cache = self._laydown_cache = (key, phase, options)
         return cache[2]
 
     def hit_moves(self) -> list[Hit]:
         """Every hit the current player may make now (R14)."""
         seat = self.current
-        if self.stage != Stage.PLAY or not self.laid[seat]:
+        if self.stage != PLAY or not self.laid[seat]:
             return []
         hand = self.hands[seat]
         moves = []
@@ -228,12 +233,12 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move for the current player (empty once the game is over)."""
-        if self.stage == Stage.DRAW:
+        if self.stage == DRAW:
             moves: list[Move] = [Draw(False)] if self.draw_pile else []
             if self.can_draw_discard():
                 moves.append(Draw(True))
             return moves
-        if self.stage != Stage.PLAY:
+        if self.stage != PLAY:
             return []
         moves = [LayDown(melds) for melds in self.laydown_options()]
         moves.extend(self.hit_moves())
@@ -250,11 +255,11 @@ class Game:
     def illegal_reason(self, move: Move) -> str | None:
         """Why ``move`` is illegal now, or None if it is legal."""
         stage = self.stage
-        if stage == Stage.GAME_OVER:
+        if stage == GAME_OVER:
             return "the game is over"
         kind = type(move)
         if kind is Draw:
-            if stage != Stage.DRAW:
+            if stage != DRAW:
                 return "this player has already drawn this turn"
             if move.from_discard:
                 if not self.discard_pile:
@@ -266,7 +271,7 @@ class Game:
             return None
         if kind not in (LayDown, Hit, Discard):
             return f"not a move: {move!r}"
-        if stage != Stage.PLAY:
+        if stage != PLAY:
             return "the player must draw first (R5)"
         seat = self.current
         hand = self.hands[seat]
@@ -328,7 +333,7 @@ class Game:
             else:
                 card = self.draw_pile.pop()
             self._add_to_hand(seat, card)
-            self.stage = Stage.PLAY
+            self.stage = PLAY
             return _NO_EVENTS
         self._events = events = []
         if kind is Discard:
@@ -387,7 +392,7 @@ class Game:
     def _start_turn(self, seat: int) -> None:
         self.current = seat
         self.lost_turn[seat] = False
-        self.stage = Stage.DRAW
+        self.stage = DRAW
         if not self.draw_pile:
             self._reshuffle()
             if not self.draw_pile and not self.can_draw_discard():
@@ -473,7 +478,7 @@ class Game:
                 self._events.append(TieReplay(tied))
         if winners:
             self.winners = winners
-            self.stage = Stage.GAME_OVER
+            self.stage = GAME_OVER
             self._events.append(GameEnded(winners))
             return
         self.dealer = self.next_seat(self.dealer)

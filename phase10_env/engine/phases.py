@@ -242,6 +242,15 @@ def colour_supply(hand: Sequence[int]) -> list[int]:
 
 _POPCOUNT = bytes(bin(i).count("1") for i in range(1 << NUM_NUMBERS))
 _NUMBERS = range(1, NUM_NUMBERS + 1)
+_NONZERO = bytes([0] + [1] * 255)  # bytes.translate table: a count becomes 0 or 1
+#: Bit mask of the numbers present, keyed by a supply's 0/1 pattern (index 0 first).
+_PRESENCE: dict[bytes, int] = {bytes([0] + [(m >> i) & 1 for i in range(NUM_NUMBERS)]): m for m in range(1 << NUM_NUMBERS)}
+
+
+def presence(supply: list[int]) -> int:
+    """Bit mask of the numbers a :func:`number_supply` holds (bit n-1 for number n)."""
+    return _PRESENCE[bytes(supply).translate(_NONZERO)]
+
 
 
 @lru_cache(maxsize=None)
@@ -283,10 +292,10 @@ def laydowns_from_supply(supply: list[int], wilds: int, requirements: Sequence[R
     """:func:`laydowns` for set and run phases, from the hand's :func:`number_supply` and Wild
     count. Melds take naturals greedily (see :func:`allocate`), so one pass per first meld finds
     every second meld that still fits."""
-    present = 0
-    for n in _NUMBERS:
-        if supply[n]:
-            present |= 1 << (n - 1)
+    present = presence(supply)
+    for req in requirements:  # quick rejection: each group alone must be possible
+        if _most_naturals(req, supply, present) + wilds < req.size:
+            return []
     first = requirements[0]
     if len(requirements) == 1:
         melds = _MELDS[first.kind, first.size]
@@ -304,18 +313,20 @@ def laydowns_from_supply(supply: list[int], wilds: int, requirements: Sequence[R
             supply[n] -= 1
             if not supply[n]:
                 left &= ~(1 << (n - 1))
-        meld1 = _MELDS[first.kind, first.size][v1]
-        melds2 = _MELDS[second.kind, second.size]
-        for v2, nat2 in _options(second, supply, left, wilds - first.size + nat1, v1 if second == first else 1):
-            if per_group and not nat2:
-                # Greedy gave the first meld every natural the second could use; it can pass
-                # one on if it holds two or more and took a number the second meld uses.
-                lo2, hi2 = _span(second.kind, v2, second.size)
-                if nat1 < 2 or not any(n in taken for n in range(max(lo1, lo2), min(hi1, hi2) + 1)):
+        wilds_left = wilds - first.size + nat1
+        if _most_naturals(second, supply, left) + wilds_left >= second.size:
+            meld1 = _MELDS[first.kind, first.size][v1]
+            melds2 = _MELDS[second.kind, second.size]
+            for v2, nat2 in _options(second, supply, left, wilds_left, v1 if second == first else 1):
+                if per_group and not nat2:
+                    # Greedy gave the first meld every natural the second could use; it can
+                    # pass one on if it holds two or more and took a number the second uses.
+                    lo2, hi2 = _span(second.kind, v2, second.size)
+                    if nat1 < 2 or not any(n in taken for n in range(max(lo1, lo2), min(hi1, hi2) + 1)):
+                        continue
+                elif not (nat1 if per_group else nat1 + nat2):
                     continue
-            elif not (nat1 if per_group else nat1 + nat2):
-                continue
-            out.append((meld1, melds2[v2]))
+                out.append((meld1, melds2[v2]))
         for n in taken:
             supply[n] += 1
     return out
@@ -356,10 +367,7 @@ def phase_progress(hand: Sequence[int], requirements: Sequence[Requirement], nat
         missing = max(size - wilds - best, 0 if best else 1)
         return missing, sum(1 for c in counts if max(size - wilds - c, 0 if c else 1) == missing)
     supply = number_supply(hand)
-    present = 0
-    for n in _NUMBERS:
-        if supply[n]:
-            present |= 1 << (n - 1)
+    present = presence(supply)
     first = requirements[0]
     best, ways = NUM_KINDS, 0
     for v1, nat1 in _options(first, supply, present, first.size, 1):

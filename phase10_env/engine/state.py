@@ -29,7 +29,7 @@ from typing import Any
 
 from .cards import DECK_COUNTS, NUM_KINDS, card_name, kinds_of, parse_card
 from .config import RulesConfig
-from .game import STAGE_NAMES, Game, Stage, check_num_players
+from .game import DRAW, GAME_OVER, PLAY, STAGE_NAMES, Game, check_num_players
 from .moves import HandResult
 from .phases import KIND_NAMES, PHASES, GroupKind, TableGroup
 
@@ -147,7 +147,7 @@ def load_state(data: Mapping[str, Any]) -> Game:
     game.current = top.int("current", 0, n - 1)
     if data["stage"] not in STAGE_NAMES:
         raise ValueError(f"malformed state: stage must be one of {list(STAGE_NAMES)}, not {data['stage']!r}")
-    game.stage = Stage(STAGE_NAMES.index(data["stage"]))
+    game.stage = STAGE_NAMES.index(data["stage"])
     game.replay = top.bool("replay")
     winners = top.list("winners")
     if any(isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < n for w in winners) or len(set(winners)) != len(winners):
@@ -226,7 +226,7 @@ def _check_consistency(game: Game) -> None:
     def bad(msg: str) -> ValueError:
         return ValueError(f"inconsistent state: {msg}")
 
-    over = game.stage == Stage.GAME_OVER
+    over = game.stage == GAME_OVER
     if over != bool(game.winners):
         raise bad("winners must be listed exactly when the stage is game_over")
     if game.replay and sum(game.active) < 2:
@@ -253,9 +253,9 @@ def _check_consistency(game: Game) -> None:
             raise bad("the current player and the dealer must be active")
         if game.skip_pending[game.current]:
             raise bad("the current player cannot have a Skip pending (that turn would be lost)")
-        if game.stage == Stage.DRAW and not game.draw_pile and not game.can_draw_discard():
+        if game.stage == DRAW and not game.draw_pile and not game.can_draw_discard():
             raise bad("the current player must draw but no card can be drawn (R7 would have ended the hand)")
-        if game.stage == Stage.PLAY and not game.hand_sizes[game.current]:
+        if game.stage == PLAY and not game.hand_sizes[game.current]:
             raise bad("the current player has drawn but holds no cards")
         if any(not game.hand_sizes[s] for s in range(n) if game.active[s] and s != game.current):
             raise bad("an active player holds no cards, so the hand should have ended")
