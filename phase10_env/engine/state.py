@@ -236,7 +236,7 @@ def _check_consistency(game: Game) -> None:
     if rules.advance_all and game.replay:
         raise bad("advance_all games have no tie replay")
     for s in range(n):
-        if game.phase_index[s] == rules.phases_to_win and not (over or (game.replay and game.active[s])):
+        if game.phase_index[s] == rules.phases_to_win and not (over or game.replay):
             raise bad(f"seat {s} completed the last phase but the game goes on outside a tie replay")
         if game.replay and game.active[s] and game.phase_index[s] != rules.phases_to_win:
             raise bad(f"seat {s} plays a tie replay without having completed the last phase")
