@@ -38,7 +38,9 @@ def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, flo
     denom = 1 + z * z / games
     centre = (p + z * z / (2 * games)) / denom
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if wins <= 0 else max(0.0, centre - half)  # the exact bounds at 0 and 1,
+    hi = 1.0 if wins >= games else min(1.0, centre + half)  # free of rounding error
+    return (lo, hi)
 
 
 @dataclass(frozen=True)
@@ -249,6 +251,7 @@ def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100
                    max_steps: int = 200_000, progress: bool = True) -> TournamentResult:
     """Play ``games`` full games; ``workers`` processes (default: all cores)."""
     entries = seat_entries(agents, num_players)
+    _AGENTS.clear()  # a saved model may have changed on disk since the last tournament
     for spec in set(entries):
         make_agent(spec) if not spec.startswith(("ppo", "human")) else None  # fail fast on bad names
     setup = MatchSetup(entries, num_players, load_rules(rules).to_dict(), seed, max_steps)

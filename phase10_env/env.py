@@ -18,7 +18,8 @@ action.
 Options: ``num_players`` (2-6), ``rules`` (a ``RulesConfig``, a mapping, a YAML path or the
 name of a file in ``configs/rules``) and/or rule options as keywords (``skip_rule=...``),
 ``rewards`` (preset name, mapping or ``RewardConfig``), ``episode`` (``"game"`` or ``"hand"``),
-``max_steps``, ``render_mode`` (``"ansi"`` or ``"human"``).
+``start_phases`` (``"first"``, or ``"random"``: each seat starts at a random phase, which makes
+hand episodes cover every phase), ``max_steps``, ``render_mode`` (``"ansi"`` or ``"human"``).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from .render import render_text
 from .rewards import RewardConfig, load_rewards
 
 EPISODES = ("game", "hand")
+START_PHASES = ("first", "random")
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -59,8 +61,8 @@ class raw_env(AECEnv, EzPickle):
     def __init__(self, num_players: int = 2, render_mode: str | None = None,
                  rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
                  rewards: RewardConfig | Mapping[str, float] | str | None = None, episode: str = "game",
-                 max_steps: int | None = None, **rule_options: Any) -> None:
-        EzPickle.__init__(self, num_players, render_mode, rules, rewards, episode, max_steps, **rule_options)
+                 max_steps: int | None = None, start_phases: str = "first", **rule_options: Any) -> None:
+        EzPickle.__init__(self, num_players, render_mode, rules, rewards, episode, max_steps, start_phases, **rule_options)
         super().__init__()
         self.num_players = check_num_players(num_players)
         self.rules = load_rules(rules, **rule_options)
@@ -68,6 +70,9 @@ class raw_env(AECEnv, EzPickle):
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {list(EPISODES)}, not {episode!r}")
         self.episode = episode
+        if start_phases not in START_PHASES:
+            raise ValueError(f"start_phases must be one of {list(START_PHASES)}, not {start_phases!r}")
+        self.start_phases = start_phases
         if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
             raise ValueError(f"max_steps must be a positive integer or None, not {max_steps!r}")
         self.max_steps = max_steps
@@ -113,7 +118,10 @@ class raw_env(AECEnv, EzPickle):
             if game.num_players != self.num_players:
                 raise ValueError(f"the state is for {game.num_players} players; this env has {self.num_players}")
         else:
-            game = Game(self.num_players, self.rules, seed=game_seed, first_dealer=first_dealer)
+            phases = None
+            if self.start_phases == "random":
+                phases = self._seeder.integers(self.rules.phases_to_win, size=self.num_players).tolist()
+            game = Game(self.num_players, self.rules, seed=game_seed, first_dealer=first_dealer, start_phases=phases)
         self.game = game
         self._encoder = ObservationEncoder(game)
         self._pending: Meld | None = None

@@ -51,7 +51,10 @@ class PlayerObservation:
 
 @runtime_checkable
 class Policy(Protocol):
-    """Anything that picks a legal action id for a :class:`PlayerObservation`."""
+    """Anything that picks a legal action id for a :class:`PlayerObservation`.
+
+    A policy may also define ``seed(seed)``: environments and tournaments call it when a new
+    game starts, so that a game's seed fixes every choice in it."""
 
     def act(self, obs: PlayerObservation) -> int: ...
 

@@ -9,7 +9,7 @@ list of moves replay a game exactly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import IntEnum
 from pathlib import Path
 from typing import Any
@@ -92,7 +92,10 @@ class Game:
     """
 
     def __init__(self, num_players: int = 2, rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
-                 seed: int | None = None, first_dealer: int | None = None) -> None:
+                 seed: int | None = None, first_dealer: int | None = None,
+                 start_phases: Sequence[int] | None = None) -> None:
+        """A new game, its first hand dealt. ``start_phases`` optionally gives each seat's
+        phases already completed (an index into ``rules.phases``), to start mid-game."""
         from .record import GameRecord
 
         n = check_num_players(num_players)
@@ -105,11 +108,17 @@ class Game:
             first_dealer = n - 1
         if isinstance(first_dealer, bool) or not isinstance(first_dealer, (int, np.integer)) or not 0 <= first_dealer < n:
             raise ValueError(f"first_dealer must be a seat from 0 to {n - 1}, not {first_dealer!r}")
+        if start_phases is not None:
+            start_phases = [int(p) for p in start_phases]
+            if len(start_phases) != n or not all(0 <= p < self.rules.phases_to_win for p in start_phases):
+                raise ValueError(f"start_phases must give {n} values from 0 to {self.rules.phases_to_win - 1}, not {start_phases!r}")
         self.seed = int(seed)
         self.rng = np.random.default_rng(self.seed)
         self._init_empty(n)
+        if start_phases is not None:
+            self.phase_index = start_phases
         self.dealer = int(first_dealer)
-        self.record = GameRecord(n, self.rules, self.seed, self.dealer)
+        self.record = GameRecord(n, self.rules, self.seed, self.dealer, start_phases=start_phases)
         self._deal()
 
     def _init_empty(self, n: int) -> None:

@@ -22,6 +22,7 @@ class GameRecord:
     start: dict[str, Any] | None = None
     """A state the game was loaded from (``Game.to_json`` data), or None for a new game."""
     moves: list[Move] = field(default_factory=list)
+    start_phases: list[int] | None = None
 
     def replay(self, upto: int | None = None):
         """The game after the first ``upto`` moves (all by default)."""
@@ -30,7 +31,8 @@ class GameRecord:
         if self.start is not None:
             game = Game.from_json(self.start)
         else:
-            game = Game(self.num_players, self.rules, seed=self.seed, first_dealer=self.first_dealer)
+            game = Game(self.num_players, self.rules, seed=self.seed, first_dealer=self.first_dealer,
+                        start_phases=self.start_phases)
         for move in self.moves[:upto]:
             game.apply(move)
         return game
@@ -38,7 +40,7 @@ class GameRecord:
     def to_json(self) -> dict[str, Any]:
         return {"format": "phase10-record", "version": 1, "num_players": self.num_players,
                 "rules": self.rules.to_dict(), "seed": self.seed, "first_dealer": self.first_dealer,
-                "start": self.start, "moves": [move_to_json(m) for m in self.moves]}
+                "start_phases": self.start_phases, "start": self.start, "moves": [move_to_json(m) for m in self.moves]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
@@ -46,7 +48,8 @@ class GameRecord:
             raise ValueError("malformed record: not a phase10-record object")
         try:
             return cls(int(data["num_players"]), RulesConfig.from_dict(data["rules"]), int(data["seed"]),
-                       int(data["first_dealer"]), data.get("start"), [move_from_json(m) for m in data["moves"]])
+                       int(data["first_dealer"]), data.get("start"), [move_from_json(m) for m in data["moves"]],
+                       data.get("start_phases"))
         except (KeyError, TypeError) as e:
             raise ValueError(f"malformed record: {e}") from None
 

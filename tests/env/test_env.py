@@ -187,3 +187,15 @@ def test_take_discard_action_is_masked_when_the_top_is_a_skip() -> None:
     env = env_at(game)
     mask = env.action_mask()
     assert mask[DRAW_DECK] == 1 and mask[DRAW_DISCARD] == 0
+
+
+def test_random_start_phases_spread_hand_episodes_over_the_phases() -> None:
+    env = raw_env(num_players=2, episode="hand", start_phases="random")
+    seen = set()
+    for seed in range(30):
+        env.reset(seed=seed)
+        seen.update(env.game.phase_of(s) for s in range(2))
+        assert env.game.record.replay().to_json() == env.game.to_json()
+    assert len(seen) >= 8
+    with pytest.raises(ValueError, match="start_phases"):
+        raw_env(num_players=2, start_phases="late")

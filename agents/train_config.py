@@ -1,0 +1,163 @@
+"""Training configuration: YAML files in ``configs/`` (``configs/default.yaml`` unless another
+is named), any key overridable as ``section.key=value``. Unknown keys and bad values are errors
+that name them."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
+
+
+@dataclass
+class EnvSettings:
+    num_players: int = 2
+    rules: Any = "default"  # a name in configs/rules, a YAML path or a mapping of rule options
+    rewards: Any = "shaped"  # a preset name or a mapping (see phase10_env.rewards)
+    episode: str = "game"  # "game" or "hand"
+    start_phases: str = "first"  # "first", or "random" (every seat starts at a random phase)
+    max_steps: int = 20_000  # actions per game (all seats) before it is cut short
+
+
+@dataclass
+class VecEnvSettings:
+    kind: str = "dummy"  # "dummy" (in-process) or "subproc" (one process per env)
+    num_envs: int = 8
+
+
+@dataclass
+class PPOSettings:
+    learning_rate: float = 3e-4
+    n_steps: int = 256
+    batch_size: int = 512
+    n_epochs: int = 4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    clip_range: float = 0.2
+    max_grad_norm: float = 0.5
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+
+
+@dataclass
+class OpponentSettings:
+    pool: dict[str, float] = field(default_factory=lambda: {"random": 1.0})  # agent name -> sampling weight
+    snapshot_every: int = 0  # learner steps between frozen copies of the learner (0: no self-play)
+    snapshot_keep: int = 5  # most recent copies kept in the pool
+    snapshot_weight: float = 1.0  # sampling weight shared by the copies
+
+
+@dataclass
+class EvalSettings:
+    every: int = 100_000  # learner steps between learning-curve points
+    games: int = 100  # games per opponent for each point
+    final_games: int = 1000  # games per opponent at the end
+    opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
+    workers: int = 0  # processes for evaluation (0: all cores)
+
+
+@dataclass
+class TrainConfig:
+    name: str = "default"
+    seed: int = 0
+    total_timesteps: int = 500_000
+    checkpoint_every: int = 100_000
+    torch_threads: int = 1
+    env: EnvSettings = field(default_factory=EnvSettings)
+    vec_env: VecEnvSettings = field(default_factory=VecEnvSettings)
+    ppo: PPOSettings = field(default_factory=PPOSettings)
+    opponents: OpponentSettings = field(default_factory=OpponentSettings)
+    eval: EvalSettings = field(default_factory=EvalSettings)
+
+    def __post_init__(self) -> None:
+        if self.env.episode not in ("game", "hand"):
+            raise ValueError(f"env.episode must be 'game' or 'hand', not {self.env.episode!r}")
+        if self.vec_env.kind not in ("dummy", "subproc"):
+            raise ValueError(f"vec_env.kind must be 'dummy' or 'subproc', not {self.vec_env.kind!r}")
+        for key in ("total_timesteps", "checkpoint_every"):
+            if getattr(self, key) <= 0:
+                raise ValueError(f"{key} must be positive")
+        if not self.opponents.pool and not self.opponents.snapshot_every:
+            raise ValueError("opponents.pool is empty and self-play is off: there is no one to play")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _build(cls: type, data: dict[str, Any], where: str) -> Any:
+    if not isinstance(data, dict):
+        raise ValueError(f"{where or 'config'} must be a mapping, not {data!r}")
+    known = {f.name: f for f in fields(cls)}
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ValueError(f"unknown config key(s) {[f'{where}{k}' for k in unknown]}; valid: {[f'{where}{k}' for k in known]}")
+    defaults, values = cls(), {}
+    for name, value in data.items():
+        default = getattr(defaults, name)
+        if is_dataclass(default):
+            values[name] = _build(type(default), value, f"{where}{name}.")
+        else:
+            values[name] = _coerce(value, default, f"{where}{name}")
+    return cls(**values)
+
+
+def _coerce(value: Any, default: Any, where: str) -> Any:
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ValueError(f"{where} must be true or false, not {value!r}")
+    elif isinstance(default, int) and not isinstance(default, bool):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{where} must be an integer, not {value!r}")
+    elif isinstance(default, float):
+        if isinstance(value, str):  # YAML 1.1 reads 1e-4 as a string
+            try:
+                value = float(value)
+            except ValueError:
+                pass
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{where} must be a number, not {value!r}")
+        value = float(value)
+    elif isinstance(default, list) and not isinstance(value, list):
+        raise ValueError(f"{where} must be a list, not {value!r}")
+    elif isinstance(default, dict) and not isinstance(value, dict):
+        raise ValueError(f"{where} must be a mapping, not {value!r}")
+    return value
+
+
+def _set_path(data: dict[str, Any], dotted: str, value: Any) -> None:
+    parts = dotted.split(".")
+    node = data
+    for p in parts[:-1]:
+        node = node.setdefault(p, {})
+        if not isinstance(node, dict):
+            raise ValueError(f"override {dotted!r}: {p!r} is not a section")
+    node[parts[-1]] = value
+
+
+def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> TrainConfig:
+    """The config in ``path`` (default ``configs/default.yaml``; a bare name means
+    ``configs/<name>.yaml``), with ``section.key=value`` overrides (values read as YAML)."""
+    if path is None:
+        path = CONFIG_DIR / "default.yaml"
+    path = Path(path)
+    if not path.exists() and not path.suffix:
+        path = CONFIG_DIR / f"{path}.yaml"
+    if not path.exists():
+        raise ValueError(f"no training config at {str(path)!r}")
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    for item in overrides or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"an override is key=value (e.g. ppo.learning_rate=1e-4), not {item!r}")
+        _set_path(data, key.strip(), yaml.safe_load(value))
+    try:
+        return _build(TrainConfig, data, "")
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{path}: {e}") from None

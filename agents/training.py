@@ -1,0 +1,300 @@
+"""Self-play training with sb3-contrib's MaskablePPO on the single-agent view.
+
+One learner seat (random each game) plays against opponents drawn per game from a pool
+(random, heuristic, and frozen copies of the learner added as it trains). Everything a run
+makes goes to ``runs/<name>/``: the config used, checkpoints (with the pool's copies), the final
+model, TensorBoard logs, the learning curve (JSON and PNG, win rate against random and
+heuristic over training steps) and the final evaluation.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper
+
+from phase10_env import Phase10Env, RandomPolicy
+
+from .registry import make_agent
+from .selfplay import OpponentPool, PolicySnapshot
+from .tournament import TournamentResult, run_tournament
+from .train_config import TrainConfig
+
+RUNS_DIR = Path("runs")
+
+
+def _set_torch_threads(n: int) -> None:
+    import torch
+
+    torch.set_num_threads(n)
+
+
+def _make_env(cfg: TrainConfig) -> Phase10Env:
+    _set_torch_threads(cfg.torch_threads)
+    e = cfg.env
+    return Phase10Env(num_players=e.num_players, rules=e.rules, rewards=e.rewards, episode=e.episode,
+                      start_phases=e.start_phases, max_steps=e.max_steps, opponents=RandomPolicy())
+
+
+class MaskedVecEnv(VecEnvWrapper):
+    """Serves ``action_masks`` from the masks each step already returns (one round trip per
+    step instead of two for subprocess envs) and clocks the time spent stepping the envs."""
+
+    def __init__(self, venv: VecEnv) -> None:
+        super().__init__(venv)
+        self.env_seconds = 0.0
+        self._masks: np.ndarray | None = None
+
+    def reset(self) -> np.ndarray:
+        start = time.perf_counter()
+        obs = self.venv.reset()
+        self._masks = np.stack([info["action_mask"] for info in self.venv.reset_infos])
+        self.env_seconds += time.perf_counter() - start
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._start = time.perf_counter()
+        self.venv.step_async(actions)
+
+    def step_wait(self):
+        obs, rewards, dones, infos = self.venv.step_wait()
+        self._masks = np.stack([(self.venv.reset_infos[i] if done else info)["action_mask"]
+                                for i, (done, info) in enumerate(zip(dones, infos))])
+        self.env_seconds += time.perf_counter() - self._start
+        return obs, rewards, dones, infos
+
+    def env_method(self, method_name: str, *args, indices=None, **kwargs):
+        if method_name == "action_masks" and indices is None and self._masks is not None:
+            return list(self._masks)
+        return self.venv.env_method(method_name, *args, indices=indices, **kwargs)
+
+    def has_attr(self, attr_name: str) -> bool:
+        return attr_name == "action_masks" or self.venv.has_attr(attr_name)
+
+
+@dataclass
+class CurvePoint:
+    step: int
+    opponent: str
+    games: int
+    win_rate: float
+    ci95: tuple[float, float]
+
+
+class TrainingRun:
+    """A run directory and everything in it; :meth:`train` does the work."""
+
+    def __init__(self, cfg: TrainConfig, runs_dir: Path = RUNS_DIR) -> None:
+        self.cfg = cfg
+        self.dir = runs_dir / cfg.name
+        self.checkpoints = self.dir / "checkpoints"
+        self.curve: list[CurvePoint] = []
+        self.pool_snapshots: list[str] = []
+
+    # ------------------------------------------------------------------ setup
+
+    def _vec_env(self) -> MaskedVecEnv:
+        cfg = self.cfg
+        fns = [lambda: _make_env(cfg) for _ in range(cfg.vec_env.num_envs)]
+        venv = SubprocVecEnv(fns) if cfg.vec_env.kind == "subproc" else DummyVecEnv(fns)
+        venv.seed(cfg.seed)
+        return MaskedVecEnv(venv)
+
+    def _new_model(self, venv: VecEnv):
+        from sb3_contrib import MaskablePPO
+
+        p = self.cfg.ppo
+        return MaskablePPO(
+            "MlpPolicy", venv, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
+            n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, ent_coef=p.ent_coef, vf_coef=p.vf_coef,
+            clip_range=p.clip_range, max_grad_norm=p.max_grad_norm, policy_kwargs={"net_arch": list(p.net_arch)},
+            tensorboard_log=str(self.dir / "tb"), seed=self.cfg.seed, device="cpu", verbose=0)
+
+    def latest_checkpoint(self) -> Path | None:
+        found = sorted(self.checkpoints.glob("step_*.zip"))
+        return found[-1] if found else None
+
+    def pool(self, model) -> OpponentPool:
+        """The opponent pool: the configured agents plus the learner's frozen copies."""
+        o = self.cfg.opponents
+        pool = OpponentPool({name: (make_agent(name), w) for name, w in o.pool.items()})
+        if self.pool_snapshots:
+            weight = o.snapshot_weight / len(self.pool_snapshots)
+            for name in self.pool_snapshots:
+                snapshot = PolicySnapshot(model.policy, name)
+                snapshot.policy.load_state_dict(_load_state(self.checkpoints / f"{name}.pt"))
+                pool.add(name, snapshot, weight)
+        return pool
+
+    def push_pool(self, venv: VecEnv, model) -> None:
+        """Give every env its own copy of the current pool."""
+        for i in range(venv.num_envs):
+            venv.env_method("set_opponents", self.pool(model), indices=[i])
+
+    # ------------------------------------------------------------------ saving
+
+    def save_checkpoint(self, model) -> Path:
+        self.checkpoints.mkdir(parents=True, exist_ok=True)
+        path = self.checkpoints / f"step_{model.num_timesteps:010d}.zip"
+        model.save(path)
+        (self.dir / "state.json").write_text(json.dumps({"pool_snapshots": self.pool_snapshots,
+                                                         "curve": [p.__dict__ for p in self.curve]}, indent=1))
+        return path
+
+    def add_snapshot(self, model) -> None:
+        import torch
+
+        self.checkpoints.mkdir(parents=True, exist_ok=True)
+        name = f"snapshot_{model.num_timesteps:010d}"
+        torch.save(model.policy.state_dict(), self.checkpoints / f"{name}.pt")
+        self.pool_snapshots = (self.pool_snapshots + [name])[-self.cfg.opponents.snapshot_keep:]
+
+    def evaluate(self, model, games: int, step: int, seed: int) -> dict[str, TournamentResult]:
+        """Win rates of the current model against each evaluation opponent."""
+        path = self.dir / "eval_model.zip"
+        model.save(path)
+        e, results = self.cfg.eval, {}
+        for opponent in e.opponents:
+            results[opponent] = run_tournament([f"ppo:{path}", opponent], self.cfg.env.num_players, games, seed,
+                                               self.cfg.env.rules, workers=e.workers or None, progress=False)
+            stats = results[opponent].entry_stats()[0]
+            self.curve.append(CurvePoint(step, opponent, stats.games, stats.win_rate, stats.ci95))
+        return results
+
+    def plot_curve(self) -> Path:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(6, 3.6))
+        for opponent in self.cfg.eval.opponents:
+            pts = [p for p in self.curve if p.opponent == opponent]
+            if not pts:
+                continue
+            steps = [p.step for p in pts]
+            ax.plot(steps, [p.win_rate for p in pts], marker="o", label=f"vs {opponent}")
+            ax.fill_between(steps, [p.ci95[0] for p in pts], [p.ci95[1] for p in pts], alpha=0.2)
+        ax.set_xlabel("learner steps")
+        ax.set_ylabel("win rate (95% CI)")
+        ax.set_ylim(0, 1)
+        ax.set_title(f"{self.cfg.name}: {self.cfg.env.num_players}-player games")
+        ax.grid(alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        path = self.dir / "learning_curve.png"
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        return path
+
+    # ------------------------------------------------------------------ the run
+
+    def train(self, resume: bool = False) -> dict[str, Any]:
+        from sb3_contrib import MaskablePPO
+
+        cfg = self.cfg
+        _set_torch_threads(cfg.torch_threads)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        (self.dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False), encoding="utf-8")
+        venv = self._vec_env()
+        checkpoint = self.latest_checkpoint() if resume else None
+        if resume and checkpoint is None:
+            raise ValueError(f"nothing to resume: no checkpoint in {self.checkpoints}")
+        if checkpoint is not None:
+            state = json.loads((self.dir / "state.json").read_text())
+            self.pool_snapshots = state["pool_snapshots"]
+            self.curve = [CurvePoint(p["step"], p["opponent"], p["games"], p["win_rate"], tuple(p["ci95"]))
+                          for p in state["curve"]]
+            model = MaskablePPO.load(checkpoint, env=venv, device="cpu", tensorboard_log=str(self.dir / "tb"))
+            print(f"resuming {cfg.name} from {checkpoint.name} ({model.num_timesteps} steps)")
+        else:
+            model = self._new_model(venv)
+        self.push_pool(venv, model)
+        remaining = cfg.total_timesteps - model.num_timesteps
+        start = time.perf_counter()
+        if remaining > 0:
+            model.learn(remaining, callback=_Periodic(self, venv), progress_bar=True,
+                        reset_num_timesteps=checkpoint is None, tb_log_name="ppo")
+        learn_seconds = time.perf_counter() - start
+        model.save(self.dir / "model.zip")
+        self.save_checkpoint(model)
+        print(f"final evaluation: {cfg.eval.final_games} games against each of {cfg.eval.opponents} ...")
+        final = self.evaluate(model, cfg.eval.final_games, model.num_timesteps, seed=cfg.seed + 10**6)
+        venv.close()
+        summary = self._summary(model, final, remaining, learn_seconds, venv.env_seconds)
+        (self.dir / "eval.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+        self.save_checkpoint(model)
+        self.plot_curve()
+        print(summary_table(summary))
+        return summary
+
+    def _summary(self, model, final: dict[str, TournamentResult], steps: int, seconds: float, env_seconds: float) -> dict:
+        return {
+            "name": self.cfg.name,
+            "model": str(self.dir / "model.zip"),
+            "learner_steps": model.num_timesteps,
+            "steps_this_session": steps,
+            "train_seconds": seconds,
+            "learner_steps_per_second": steps / seconds if seconds else 0.0,
+            "env_time_share": env_seconds / seconds if seconds else 0.0,
+            "evaluation": {opp: r.to_json() for opp, r in final.items()},
+            "learning_curve": [p.__dict__ for p in self.curve],
+        }
+
+
+def summary_table(summary: dict[str, Any]) -> str:
+    lines = [f"run {summary['name']}: {summary['learner_steps']:,} learner steps; this session "
+             f"{summary['steps_this_session']:,} steps in {summary['train_seconds'] / 60:.1f} min "
+             f"({summary['learner_steps_per_second']:,.0f} steps/s, {100 * summary['env_time_share']:.0f}% in the env)",
+             f"{'opponent':12s} {'games':>6s} {'win rate':>9s} {'95% CI':>17s}"]
+    for opponent, result in summary["evaluation"].items():
+        me = result["agents"][0]
+        lines.append(f"{opponent:12s} {me['games']:6d} {me['win_rate']:9.3f} [{me['ci95'][0]:.3f}, {me['ci95'][1]:.3f}]")
+    lines.append(f"model: {summary['model']}  (play it as ppo:{summary['model']})")
+    return "\n".join(lines)
+
+
+def _load_state(path: Path):
+    import torch
+
+    return torch.load(path, map_location="cpu")
+
+
+class _Periodic(BaseCallback):
+    """Self-play snapshots, checkpoints and learning-curve points at their configured steps."""
+
+    def __init__(self, run: TrainingRun, venv: VecEnv) -> None:
+        super().__init__()
+        self.run, self.venv = run, venv
+        cfg = run.cfg
+        self.marks = {"snapshot": cfg.opponents.snapshot_every, "checkpoint": cfg.checkpoint_every, "eval": cfg.eval.every}
+        self.next = {}
+
+    def _on_training_start(self) -> None:
+        now = self.model.num_timesteps
+        self.next = {k: (now // every + 1) * every for k, every in self.marks.items() if every}
+
+    def _on_step(self) -> bool:
+        now = self.model.num_timesteps
+        for kind, due in list(self.next.items()):
+            if now < due:
+                continue
+            self.next[kind] = due + self.marks[kind]
+            if kind == "snapshot":
+                self.run.add_snapshot(self.model)
+                self.run.push_pool(self.venv, self.model)
+            elif kind == "checkpoint":
+                self.run.save_checkpoint(self.model)
+            else:
+                results = self.run.evaluate(self.model, self.run.cfg.eval.games, now, seed=self.run.cfg.seed + now)
+                for opponent, result in results.items():
+                    self.logger.record(f"eval/win_rate_vs_{opponent}", result.entry_stats()[0].win_rate)
+                self.run.plot_curve()
+        return True

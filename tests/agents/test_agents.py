@@ -1,0 +1,125 @@
+"""Agents in game terms: they play only legal moves, see only their own seat, and are
+reproducible."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import HeuristicAgent, RandomAgent, make_agent
+from agents.human import HumanAgent
+from phase10_env import PlayerObservation, raw_env
+from phase10_env.actions import DISCARD_FIRST, DRAW_DECK, DRAW_DISCARD, HIT_WILD_HIGH, MELD_IDS, hit_id
+from phase10_env.engine import Game, build_game, card
+from phase10_env.engine.phases import GroupKind, Meld
+from tests.env.play import random_steps
+from tests.env.test_observation import hidden_cards_shuffled
+
+
+def observation_at(game: Game, agent: str | None = None) -> PlayerObservation:
+    env = raw_env(num_players=game.num_players, rules=game.rules)
+    env.reset(options={"state": game.to_json()})
+    return PlayerObservation.of(env, agent)
+
+
+def test_make_agent_knows_the_names_and_rejects_others() -> None:
+    assert isinstance(make_agent("random", seed=1), RandomAgent)
+    assert make_agent("heuristic:skip_target=next").config.skip_target == "next"
+    with pytest.raises(ValueError, match="unknown agent"):
+        make_agent("alphazero")
+    with pytest.raises(ValueError, match="bad heuristic option"):
+        make_agent("heuristic:colour=blue")
+    with pytest.raises(ValueError, match="needs a model path"):
+        make_agent("ppo")
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_heuristic_plays_whole_games_with_legal_actions_only(players: int) -> None:
+    env = raw_env(num_players=players)
+    env.reset(seed=players)
+    bot = HeuristicAgent()
+    for _ in range(3000):
+        if env.terminations[env.agent_selection]:
+            break
+        obs = PlayerObservation.of(env)
+        action = bot.act(obs)
+        assert obs.action_mask[action] == 1
+        env.step(action)
+
+
+def test_heuristic_ignores_hidden_cards() -> None:
+    """Shuffling the cards it cannot see (other hands, the draw pile) never changes its choice."""
+    bot = HeuristicAgent()
+    rng = np.random.default_rng(3)
+    checked = 0
+    for seed in range(6):
+        env = raw_env(num_players=3)
+        env.reset(seed=seed)
+        for step, _ in enumerate(random_steps(env, rng, 600, eager=True)):
+            if step % 23 or env.pending_meld is not None:
+                continue
+            seat = env.game.current
+            shuffled = hidden_cards_shuffled(env.game, seat, rng)
+            assert bot.act(observation_at(shuffled)) == bot.act(PlayerObservation.of(env))
+            checked += 1
+    assert checked > 50
+
+
+def test_heuristic_takes_a_discard_that_completes_a_set_and_ignores_a_useless_one() -> None:
+    hand = "R7 B7 G3 Y3 B3 R11 B12 Y5 G9 R1"
+    helps = build_game([hand, "R2 R4 R6 R8 R10 B2 B4 B6 B8 B10"], discard="Y7", stage="draw")
+    useless = build_game([hand, "R2 R4 R6 R8 R10 B2 B4 B6 B8 B10"], discard="Y10", stage="draw")
+    bot = HeuristicAgent()
+    assert bot.act(observation_at(helps)) == DRAW_DISCARD
+    assert bot.act(observation_at(useless)) == DRAW_DECK
+
+
+def test_heuristic_lays_down_as_soon_as_it_can_then_hits() -> None:
+    game = build_game(["R7 B7 G7 R3 B3 W Y9 Y3", "R2 R4 R6 R8 R10 B2 B4 B6 B8"], discard="G12")
+    env = raw_env(num_players=2)
+    env.reset(options={"state": game.to_json()})
+    bot = HeuristicAgent()
+    first = bot.act(PlayerObservation.of(env))
+    assert first in (MELD_IDS[Meld(GroupKind.SET, 7, 3)], MELD_IDS[Meld(GroupKind.SET, 3, 3)])
+    env.step(first)
+    env.step(bot.act(PlayerObservation.of(env)))
+    assert env.game.laid[0]
+    # The naturals-first lay-down used Y3 and left the Wild and Y9: the Wild hits, then Y9 goes.
+    action = bot.act(PlayerObservation.of(env))
+    assert action in (hit_id(0, 0, HIT_WILD_HIGH), hit_id(0, 1, HIT_WILD_HIGH))
+    env.step(action)
+    assert bot.act(PlayerObservation.of(env)) == DISCARD_FIRST + card(9, 3)
+
+
+def test_heuristic_aims_skips_at_the_leader() -> None:
+    game = build_game(["S R1 R2 R4", "R3 R5", "R6 R8", "R9 R10"], discard="G12", phase_index=[0, 1, 4, 2])
+    obs = observation_at(game)
+    from phase10_env.actions import skip_id
+
+    assert HeuristicAgent().act(obs) == skip_id(2)  # seat 2 has completed the most phases
+    assert HeuristicAgent(skip_target="next").act(obs) == skip_id(1)
+
+
+def test_random_agent_is_reproducible_and_uniform_over_legal_actions() -> None:
+    game = build_game(["R1 R2 R4 R6 B9 Y11", "R3 R5"], discard="G12")
+    obs = observation_at(game)
+    a = [RandomAgent(5).act(obs) for _ in range(3)]
+    assert len(set(a)) == 1
+    agent = RandomAgent(0)
+    picks = [agent.act(obs) for _ in range(600)]
+    legal = set(obs.legal_actions.tolist())
+    assert set(picks) == legal
+    counts = np.bincount(picks)[sorted(legal)]
+    assert counts.min() > 60  # 6 actions, 100 expected each
+
+
+def test_human_agent_shows_moves_in_words_and_asks_again_on_bad_input() -> None:
+    game = build_game(["R1 R2 R4", "R3 R5"], discard="G12", stage="draw")
+    answers = iter(["x", "7", "2"])
+    shown: list[str] = []
+    human = HumanAgent(read=lambda prompt: next(answers), write=shown.append)
+    assert human.act(observation_at(game)) == DRAW_DISCARD
+    text = "\n".join(shown)
+    assert "your hand: R1 R2 R4" in text and "take G12 from the discard pile" in text
+    assert text.count("Please type a number from 1 to 2") == 2
+    assert "R3" not in text.replace("player_1", "")  # the other hand stays hidden

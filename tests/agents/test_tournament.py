@@ -1,0 +1,58 @@
+"""Tournaments: fair seating, the same results for any number of processes, citable figures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents.cli import main
+from agents.tournament import run_tournament, seat_entries, wilson_interval
+
+
+def test_wilson_interval_matches_known_values() -> None:
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_seats_are_filled_in_order_and_checked() -> None:
+    assert seat_entries(["heuristic", "random"], 4) == ("heuristic", "random", "heuristic", "random")
+    assert seat_entries(["heuristic"], 3) == ("heuristic",) * 3
+    with pytest.raises(ValueError, match="3 agents for 2 seats"):
+        seat_entries(["a", "b", "c"], 2)
+
+
+def test_every_entry_plays_every_seat_under_every_dealer() -> None:
+    result = run_tournament(["random", "random", "random"], 3, games=9, seed=1, workers=1, progress=False,
+                            rules={"phases_to_win": 1})
+    combos = {(o.seats[0], o.first_dealer) for o in result.outcomes}
+    assert combos == {(s, d) for s in range(3) for d in range(3)}
+    assert all(o.winners for o in result.outcomes) and not any(o.truncated for o in result.outcomes)
+
+
+def test_same_results_whatever_the_number_of_workers() -> None:
+    kwargs = dict(agents=["heuristic", "random"], num_players=2, games=12, seed=7, progress=False,
+                  rules={"phases_to_win": 3})
+    assert run_tournament(workers=1, **kwargs).to_json() == run_tournament(workers=2, **kwargs).to_json()
+
+
+def test_eval_command_writes_json_with_the_documented_fields_and_a_plot(tmp_path, capsys) -> None:
+    out, png = tmp_path / "r.json", tmp_path / "r.png"
+    main(["eval", "--agents", "heuristic", "random", "--games", "8", "--workers", "1", "--seed", "3",
+          "--rule", "phases_to_win=2", "--json", str(out), "--plot", str(png)])
+    data = json.loads(out.read_text())
+    names = [a["name"] for a in data["agents"]]
+    assert names == ["heuristic", "random"]
+    for a in data["agents"]:
+        assert {"name", "games", "wins", "win_rate", "ci95", "mean_score", "mean_phases"} <= set(a)
+        assert a["games"] == 8 and a["ci95"][0] <= a["win_rate"] <= a["ci95"][1]
+    assert data["agents"][0]["wins"] + data["agents"][1]["wins"] == 8
+    assert png.stat().st_size > 1000
+    assert "win rate" in capsys.readouterr().out
+
+
+def test_eval_command_rejects_a_bad_rule_option() -> None:
+    with pytest.raises(SystemExit, match="phases_to_wins"):
+        main(["eval", "--agents", "random", "--games", "1", "--rule", "phases_to_wins=2"])

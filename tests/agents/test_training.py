@@ -1,0 +1,56 @@
+"""A tiny training run end to end: train, checkpoint, resume, evaluate, play the model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents.registry import make_agent
+from agents.train_config import load_config
+from agents.training import TrainingRun
+from agents.tournament import run_tournament
+
+TINY = ["total_timesteps=1024", "checkpoint_every=512", "vec_env.num_envs=2", "ppo.n_steps=128",
+        "ppo.batch_size=128", "ppo.n_epochs=1", "ppo.net_arch=[32]", "eval.every=512", "eval.games=2",
+        "eval.final_games=4", "eval.workers=1", "env.rules={phases_to_win: 2}", "opponents.snapshot_every=512",
+        "opponents.pool={random: 1.0, heuristic: 0.5}"]
+
+
+def test_default_config_loads_and_bad_keys_are_named() -> None:
+    cfg = load_config()
+    assert cfg.name == "default" and cfg.env.num_players == 2
+    with pytest.raises(ValueError, match="ppo.lr"):
+        load_config(None, ["ppo.lr=1"])
+    with pytest.raises(ValueError, match="vec_env.kind"):
+        load_config(None, ["vec_env.kind=threads"])
+
+
+def test_tiny_run_trains_resumes_and_evaluates(tmp_path, capsys) -> None:
+    cfg = load_config(None, TINY + ["name=tiny"])
+    run = TrainingRun(cfg, runs_dir=tmp_path)
+    summary = run.train()
+    out = tmp_path / "tiny"
+    for name in ("config.yaml", "model.zip", "eval.json", "learning_curve.png", "state.json"):
+        assert (out / name).exists(), name
+    assert list((out / "tb").iterdir()), "TensorBoard logs are written"
+    assert summary["learner_steps"] >= 1024
+    assert {p["opponent"] for p in summary["learning_curve"]} == {"random", "heuristic"}
+    assert json.loads((out / "eval.json").read_text())["evaluation"]["random"]["agents"][0]["games"] == 4
+    assert len(json.loads((out / "state.json").read_text())["pool_snapshots"]) >= 1
+    assert "win rate" in capsys.readouterr().out
+
+    longer = load_config(None, TINY + ["name=tiny", "total_timesteps=2048"])
+    resumed = TrainingRun(longer, runs_dir=tmp_path).train(resume=True)
+    assert resumed["learner_steps"] >= 2048 and resumed["steps_this_session"] <= 1024 + 256
+
+    agent = make_agent(f"ppo:{out / 'model.zip'}")
+    result = run_tournament([f"ppo:{out / 'model.zip'}", "random"], 2, games=2, seed=0, workers=1, progress=False,
+                            rules={"phases_to_win": 1})
+    assert result.entry_stats()[0].games == 2 and agent.deterministic
+
+
+def test_resume_without_a_checkpoint_is_a_clear_error(tmp_path) -> None:
+    cfg = load_config(None, TINY + ["name=empty"])
+    with pytest.raises(ValueError, match="nothing to resume"):
+        TrainingRun(cfg, runs_dir=tmp_path).train(resume=True)
