@@ -1,7 +1,10 @@
-"""A trained stable-baselines3 / sb3-contrib policy as an agent (``ppo:PATH``)."""
+"""Trained policies as agents: a MaskablePPO policy network picks the most likely legal action
+(or samples one). ``ppo:PATH`` loads a saved sb3-contrib model; self-play uses frozen copies of
+the learner's network the same way."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import numpy as np
@@ -9,8 +12,43 @@ import numpy as np
 from phase10_env.policy import PlayerObservation
 
 
+class PolicyNetAgent:
+    """Acts with an sb3 actor-critic policy network: masked logits, then argmax or a sample.
+    It runs the network directly (no ``predict`` preprocessing), on a private frozen copy."""
+
+    def __init__(self, policy, name: str = "ppo", deterministic: bool = True) -> None:
+        import torch
+
+        self.policy = copy.deepcopy(policy).to("cpu").eval()
+        for p in self.policy.parameters():
+            p.requires_grad_(False)
+        self.name = name
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng()
+        self._torch = torch
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        policy, torch = self.policy, self._torch
+        with torch.no_grad():
+            obs = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
+            features = policy.extract_features(obs, policy.pi_features_extractor)
+            latent = policy.mlp_extractor.forward_actor(features)
+            return policy.action_net(latent)[0].numpy().astype(np.float64)
+
+    def act(self, obs: PlayerObservation) -> int:
+        legal = np.flatnonzero(obs.action_mask)
+        scores = self.logits(obs.observation)[legal]
+        if self.deterministic:
+            return int(legal[np.argmax(scores)])
+        p = np.exp(scores - scores.max())
+        return int(legal[self.rng.choice(len(legal), p=p / p.sum())])
+
+
 def load_model(path: str | Path):
-    """Load a saved MaskablePPO (or any sb3 algorithm's) model on the CPU."""
+    """Load a saved MaskablePPO model on the CPU."""
     path = Path(path)
     if not path.exists() and path.with_suffix(".zip").exists():
         path = path.with_suffix(".zip")
@@ -20,37 +58,11 @@ def load_model(path: str | Path):
     from sb3_contrib import MaskablePPO
 
     torch.set_num_threads(1)
-    try:
-        return MaskablePPO.load(path, device="cpu")
-    except (KeyError, ValueError, AttributeError):
-        from stable_baselines3 import PPO
-
-        return PPO.load(path, device="cpu")
+    return MaskablePPO.load(path, device="cpu")
 
 
-class PPOAgent:
-    """Acts with a trained policy, masking illegal actions; ``deterministic`` picks the most
-    likely action, otherwise it samples."""
+class PPOAgent(PolicyNetAgent):
+    """A saved MaskablePPO model (``ppo:PATH``); deterministic by default."""
 
-    def __init__(self, path: str | Path | None = None, deterministic: bool = True, model=None) -> None:
-        self.model = model if model is not None else load_model(path)
-        self.deterministic = deterministic
-        self.name = f"ppo:{path}" if path is not None else "ppo"
-        self._masked = hasattr(self.model.policy, "get_distribution") and "Maskable" in type(self.model).__name__
-
-    def seed(self, seed: int | None) -> None:
-        if seed is not None:
-            import torch
-
-            torch.manual_seed(seed)
-
-    def act(self, obs: PlayerObservation) -> int:
-        if self._masked:
-            action, _ = self.model.predict(obs.observation, action_masks=obs.action_mask.astype(bool),
-                                           deterministic=self.deterministic)
-        else:
-            action, _ = self.model.predict(obs.observation, deterministic=self.deterministic)
-        action = int(np.asarray(action).reshape(()))
-        if not obs.action_mask[action]:
-            raise ValueError(f"{self.name} chose illegal action {action}; is it a masked (sb3-contrib) model?")
-        return action
+    def __init__(self, path: str | Path, deterministic: bool = True) -> None:
+        super().__init__(load_model(path).policy, name=f"ppo:{path}", deterministic=deterministic)

@@ -3,47 +3,19 @@ opponent per game by weight."""
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from phase10_env.policy import PlayerObservation, Policy
 
+from .ppo_agent import PolicyNetAgent
 
-class PolicySnapshot:
-    """A frozen copy of a MaskablePPO policy network that acts as an opponent, sampling from its
-    masked action distribution (or taking the most likely action)."""
 
-    def __init__(self, policy, name: str = "snapshot", deterministic: bool = False) -> None:
-        import torch
+class PolicySnapshot(PolicyNetAgent):
+    """A frozen copy of the learner's policy network; it samples its moves, so that self-play
+    opponents vary."""
 
-        self.policy = copy.deepcopy(policy).to("cpu").eval()
-        for p in self.policy.parameters():
-            p.requires_grad_(False)
-        self.name = name
-        self.deterministic = deterministic
-        self.rng = np.random.default_rng()
-        self._torch = torch
-
-    def seed(self, seed: int | None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def logits(self, observation: np.ndarray) -> np.ndarray:
-        policy, torch = self.policy, self._torch
-        with torch.no_grad():
-            obs = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
-            features = policy.extract_features(obs, policy.pi_features_extractor)
-            latent = policy.mlp_extractor.forward_actor(features)
-            return policy.action_net(latent)[0].numpy().astype(np.float64)
-
-    def act(self, obs: PlayerObservation) -> int:
-        logits = self.logits(obs.observation)
-        legal = np.flatnonzero(obs.action_mask)
-        scores = logits[legal]
-        if self.deterministic:
-            return int(legal[np.argmax(scores)])
-        p = np.exp(scores - scores.max())
-        return int(legal[self.rng.choice(len(legal), p=p / p.sum())])
+    def __init__(self, policy, name: str = "snapshot") -> None:
+        super().__init__(policy, name=name, deterministic=False)
 
 
 class OpponentPool:

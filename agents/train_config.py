@@ -62,6 +62,15 @@ class EvalSettings:
 
 
 @dataclass
+class ImitationSettings:
+    teacher: str = ""  # an agent to imitate before PPO starts (e.g. heuristic); "" for none
+    games: int = 300  # games recorded with the teacher in every seat
+    epochs: int = 10
+    batch_size: int = 1024
+    learning_rate: float = 1.0e-3
+
+
+@dataclass
 class TrainConfig:
     name: str = "default"
     seed: int = 0
@@ -73,6 +82,7 @@ class TrainConfig:
     ppo: PPOSettings = field(default_factory=PPOSettings)
     opponents: OpponentSettings = field(default_factory=OpponentSettings)
     eval: EvalSettings = field(default_factory=EvalSettings)
+    imitation: ImitationSettings = field(default_factory=ImitationSettings)
 
     def __post_init__(self) -> None:
         if self.env.episode not in ("game", "hand"):

@@ -194,6 +194,19 @@ class TrainingRun:
         plt.close(fig)
         return path
 
+    def imitate(self, model) -> None:
+        """Warm-start the policy and value networks on the teacher's games (see
+        :mod:`agents.imitation`), and put the result on the learning curve at step 0."""
+        from .imitation import collect, pretrain
+
+        im, e = self.cfg.imitation, self.cfg.env
+        demos = collect(im.teacher, im.games, e.num_players, e.rules, e.rewards, self.cfg.seed + 7,
+                        self.cfg.ppo.gamma, workers=self.cfg.eval.workers or None)
+        report = pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, self.cfg.seed)
+        (self.dir / "imitation.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+        print(f"imitated {im.teacher} on {report['samples']:,} decisions: {100 * report['accuracy']:.1f}% of its choices matched")
+        self.evaluate(model, self.cfg.eval.games, 0, seed=self.cfg.seed)
+
     # ------------------------------------------------------------------ the run
 
     def train(self, resume: bool = False) -> dict[str, Any]:
@@ -216,6 +229,8 @@ class TrainingRun:
             print(f"resuming {cfg.name} from {checkpoint.name} ({model.num_timesteps} steps)")
         else:
             model = self._new_model(venv)
+            if cfg.imitation.teacher:
+                self.imitate(model)
         self.push_pool(venv, model)
         remaining = cfg.total_timesteps - model.num_timesteps
         start = time.perf_counter()

@@ -1,0 +1,120 @@
+"""Warm start by imitation: record a teacher agent (the heuristic) playing against itself, then
+fit the policy network to its choices (masked cross-entropy) and the value network to the
+returns the teacher's seat went on to receive. PPO then starts from a player that already
+knows the game instead of from random play."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from dataclasses import dataclass
+
+import numpy as np
+from tqdm import tqdm
+
+from phase10_env import PlayerObservation, raw_env
+
+from .registry import make_agent
+from .tournament import game_seed
+
+
+@dataclass
+class Demonstrations:
+    observations: np.ndarray  # float32 [N, obs]
+    masks: np.ndarray  # bool [N, actions]
+    actions: np.ndarray  # int64 [N]
+    returns: np.ndarray  # float32 [N]: discounted reward that followed each decision
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def _play(args: tuple[str, int, object, object, int, float, int]) -> Demonstrations:
+    teacher_spec, num_players, rules, rewards, seed, gamma, index = args
+    teacher = make_agent(teacher_spec)
+    if hasattr(teacher, "seed"):
+        teacher.seed(game_seed(seed, index, 0))
+    env = raw_env(num_players=num_players, rules=rules, rewards=rewards, max_steps=50_000)
+    env.reset(seed=game_seed(seed, index))
+    obs, masks, actions, owner = [], [], [], []
+    rewards_after: dict[str, list[float]] = {a: [] for a in env.possible_agents}
+    for agent in env.agent_iter():
+        _, reward, terminated, truncated, _ = env.last(observe=False)
+        if rewards_after[agent]:
+            rewards_after[agent][-1] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seen = PlayerObservation.of(env, agent)
+        action = teacher.act(seen)
+        obs.append(seen.observation)
+        masks.append(seen.action_mask.astype(bool))
+        actions.append(action)
+        owner.append(agent)
+        rewards_after[agent].append(0.0)
+        env.step(action)
+    returns = np.zeros(len(actions), dtype=np.float32)
+    for agent, rewards_list in rewards_after.items():
+        idx = [i for i, a in enumerate(owner) if a == agent]
+        g = 0.0
+        for i, r in zip(reversed(idx), reversed(rewards_list)):
+            g = r + gamma * g
+            returns[i] = g
+    return Demonstrations(np.array(obs, dtype=np.float32), np.array(masks), np.array(actions, dtype=np.int64), returns)
+
+
+def collect(teacher: str, games: int, num_players: int, rules, rewards, seed: int, gamma: float,
+            workers: int | None = None) -> Demonstrations:
+    """The teacher's decisions in ``games`` games where it holds every seat."""
+    jobs = [(teacher, num_players, rules, rewards, seed, gamma, g) for g in range(games)]
+    parts: list[Demonstrations] = []
+    workers = workers or os.cpu_count() or 1
+    with tqdm(total=games, desc=f"recording {teacher}", unit="game") as bar:
+        if workers == 1:
+            for job in jobs:
+                parts.append(_play(job))
+                bar.update()
+        else:
+            ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+            with ctx.Pool(workers) as pool:
+                for part in pool.imap(_play, jobs, chunksize=2):
+                    parts.append(part)
+                    bar.update()
+    return Demonstrations(*(np.concatenate([getattr(p, f) for p in parts]) for f in
+                            ("observations", "masks", "actions", "returns")))
+
+
+def pretrain(policy, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int) -> dict:
+    """Fit ``policy`` (a MaskablePPO policy) to the demonstrations; returns the final accuracy
+    (share of the teacher's choices the network's most likely action matches) and losses."""
+    import torch
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    obs = torch.as_tensor(demos.observations)
+    masks = torch.as_tensor(demos.masks)
+    actions = torch.as_tensor(demos.actions)
+    returns = torch.as_tensor(demos.returns)
+    n = len(demos)
+    history = []
+    policy.train()
+    for epoch in tqdm(range(epochs), desc="imitation", unit="epoch"):
+        order = torch.as_tensor(rng.permutation(n))
+        totals = np.zeros(3)
+        for start in range(0, n, batch_size):
+            idx = order[start:start + batch_size]
+            features = policy.extract_features(obs[idx], policy.pi_features_extractor)
+            latent_pi, latent_vf = policy.mlp_extractor(features)
+            logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e9)
+            policy_loss = torch.nn.functional.cross_entropy(logits, actions[idx])
+            value_loss = torch.nn.functional.mse_loss(policy.value_net(latent_vf).squeeze(-1), returns[idx])
+            loss = policy_loss + 0.5 * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            hits = (logits.argmax(-1) == actions[idx]).sum().item()
+            totals += (policy_loss.item() * len(idx), value_loss.item() * len(idx), hits)
+        history.append({"epoch": epoch + 1, "policy_loss": totals[0] / n, "value_loss": totals[1] / n, "accuracy": totals[2] / n})
+    policy.eval()
+    return {"samples": n, "history": history, **history[-1]}
