@@ -45,8 +45,9 @@ def fill_mask(game: Game, pending: Meld | None, out: bytearray | np.ndarray) -> 
     legal actions. ``pending`` is the first meld of a lay-down in progress."""
     stage = game.stage
     if stage == DRAW:
+        pile = game.discard_pile
         out[DRAW_DECK] = 1 if game.draw_pile else 0
-        out[DRAW_DISCARD] = 1 if game.can_draw_discard() else 0
+        out[DRAW_DISCARD] = 1 if pile and pile[-1] != SKIP else 0  # game.can_draw_discard()
         return
     if stage != PLAY:
         return

@@ -164,7 +164,7 @@ class raw_env(AECEnv, EzPickle):
         else:
             if pending is not None:
                 self._pending = None
-            events = game.apply(move)
+            events = game.apply_checked(move)  # the mask, exact by construction, was the check
             self._encoder.after_move(mover, move, events)
             if events:
                 self._score_events(events)

@@ -228,7 +228,8 @@ class ObservationEncoder:
 
     def observe(self, seat: int) -> np.ndarray:
         g = self.game
-        out = np.zeros(OBS_SIZE, dtype=np.float32)
+        out = np.empty(OBS_SIZE, dtype=np.float32)
+        out[_SEATS_START + self._used:] = 0.0  # absent seats, pending meld, stage, game
         pile = g.discard_pile
         # The four card-count parts are adjacent: join their bytes and convert once.
         counts = g.hands[seat] + _ONE_HOT[pile[-1] if pile else NUM_KINDS] + g.discard_counts + g.table_counts

@@ -207,7 +207,8 @@ class Game:
             return []
         hand = self.hands[seat]
         key = bytes(hand)
-        phase = self.phase_of(seat)
+        rules = self.rules
+        phase = rules.phases[min(self.phase_index[seat], rules.phases_to_win - 1)]  # phase_of, inlined
         cache = self._laydown_cache
         if cache is None or cache[0] != key or cache[1] != phase:
             reqs = PHASES[phase]
@@ -331,6 +332,11 @@ class Game:
         reason = self.illegal_reason(move)
         if reason is not None:
             raise IllegalMoveError(move, reason)
+        return self.apply_checked(move)
+
+    def apply_checked(self, move: Move) -> tuple[Event, ...]:
+        """:meth:`apply` for a move the caller has already found legal (the environment's exact
+        masks do): it skips the check. A move that is not legal corrupts the game."""
         self.record.moves.append(move)
         kind = type(move)
         seat = self.current
@@ -341,7 +347,10 @@ class Game:
                 self.taken_from_discard[seat][card] += 1
             else:
                 card = self.draw_pile.pop()
-            self._add_to_hand(seat, card)
+            self.hands[seat][card] += 1  # _add_to_hand, inlined on this hot path
+            self.hand_sizes[seat] += 1
+            if card < NUM_NATURALS:
+                self.number_counts[seat][card % NUM_NUMBERS + 1] += 1
             self.stage = PLAY
             return _NO_EVENTS
         self._events = events = []
@@ -355,7 +364,7 @@ class Game:
                 self.skipped_this_hand[move.target] = True
             if self.hand_sizes[seat]:
                 self._next_turn()
-                return tuple(events)
+                return tuple(events) if events else _NO_EVENTS
         elif kind is Hit:
             self._take_from_hand(seat, move.card)
             self.table[move.target][move.group].add(move.card, move.low_end)
@@ -390,7 +399,10 @@ class Game:
     # ------------------------------------------------------------------ flow
 
     def _next_turn(self) -> None:
-        seat = self.next_seat(self.current)
+        n, active = self.num_players, self.active
+        seat = (self.current + 1) % n
+        while not active[seat]:
+            seat = (seat + 1) % n
         while self.skip_pending[seat]:
             self.skip_pending[seat] = False
             self.lost_turn[seat] = True
