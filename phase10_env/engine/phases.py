@@ -278,6 +278,17 @@ def _span(kind: int, value: int, size: int) -> tuple[int, int]:
     return (value, value) if kind == GroupKind.SET else (value, value + size - 1)
 
 
+def _take(kind: int, low: int, high: int, naturals: int, supply: list[int], present: int) -> tuple[list[int], int]:
+    """Take a set or run meld's natural cards (greedily, as :func:`allocate` does) out of
+    ``supply``; returns the numbers taken (to put back) and the bit mask of numbers left."""
+    taken = [low] * naturals if kind == GroupKind.SET else [n for n in range(low, high + 1) if supply[n]]
+    for n in taken:
+        supply[n] -= 1
+        if not supply[n]:
+            present &= ~(1 << (n - 1))
+    return taken, present
+
+
 def laydowns(hand: Sequence[int], requirements: Sequence[Requirement], natural_rule: NaturalRule) -> list[tuple[Meld, ...]]:
     """Every complete lay-down of a phase that ``hand`` (per-kind counts) can make, as tuples of
     melds in the order of ``requirements``. Two equal requirements (two sets of 3) are listed
@@ -307,12 +318,7 @@ def laydowns_from_supply(supply: list[int], wilds: int, requirements: Sequence[R
     out: list[tuple[Meld, ...]] = []
     for v1, nat1 in _options(first, supply, present, wilds, 1):
         lo1, hi1 = _span(first.kind, v1, first.size)
-        taken = [v1] * nat1 if first.kind == GroupKind.SET else [n for n in range(lo1, hi1 + 1) if supply[n]]
-        left = present
-        for n in taken:
-            supply[n] -= 1
-            if not supply[n]:
-                left &= ~(1 << (n - 1))
+        taken, left = _take(first.kind, lo1, hi1, nat1, supply, present)
         wilds_left = wilds - first.size + nat1
         if _most_naturals(second, supply, left) + wilds_left >= second.size:
             meld1 = _MELDS[first.kind, first.size][v1]
@@ -377,12 +383,7 @@ def phase_progress(hand: Sequence[int], requirements: Sequence[Requirement], nat
         else:
             second = requirements[1]
             lo1, hi1 = _span(first.kind, v1, first.size)
-            taken = [v1] * nat1 if first.kind == GroupKind.SET else [n for n in range(lo1, hi1 + 1) if supply[n]]
-            left = present
-            for n in taken:
-                supply[n] -= 1
-                if not supply[n]:
-                    left &= ~(1 << (n - 1))
+            taken, left = _take(first.kind, lo1, hi1, nat1, supply, present)
             nat2 = _most_naturals(second, supply, left)
             for n in taken:
                 supply[n] += 1
