@@ -29,12 +29,12 @@ class Demonstrations:
         return len(self.actions)
 
 
-def _play(args: tuple[str, int, object, object, int, float, int]) -> Demonstrations:
-    teacher_spec, num_players, rules, rewards, seed, gamma, index = args
+def _play(args: tuple[str, int, object, object, str, int, float, int]) -> Demonstrations:
+    teacher_spec, num_players, rules, rewards, features, seed, gamma, index = args
     teacher = make_agent(teacher_spec)
     if hasattr(teacher, "seed"):
         teacher.seed(game_seed(seed, index, 0))
-    env = raw_env(num_players=num_players, rules=rules, rewards=rewards, max_steps=50_000)
+    env = raw_env(num_players=num_players, rules=rules, rewards=rewards, features=features, max_steps=50_000)
     env.reset(seed=game_seed(seed, index))
     obs, masks, actions, owner = [], [], [], []
     rewards_after: dict[str, list[float]] = {a: [] for a in env.possible_agents}
@@ -64,9 +64,9 @@ def _play(args: tuple[str, int, object, object, int, float, int]) -> Demonstrati
 
 
 def collect(teacher: str, games: int, num_players: int, rules, rewards, seed: int, gamma: float,
-            workers: int | None = None) -> Demonstrations:
+            workers: int | None = None, features: str = "standard") -> Demonstrations:
     """The teacher's decisions in ``games`` games where it holds every seat."""
-    jobs = [(teacher, num_players, rules, rewards, seed, gamma, g) for g in range(games)]
+    jobs = [(teacher, num_players, rules, rewards, features, seed, gamma, g) for g in range(games)]
     parts: list[Demonstrations] = []
     workers = workers or os.cpu_count() or 1
     with tqdm(total=games, desc=f"recording {teacher}", unit="game") as bar:

@@ -26,6 +26,7 @@ class PolicyNetAgent:
         self.deterministic = deterministic
         self.rng = np.random.default_rng()
         self._torch = torch
+        self.input_size = int(self.policy.observation_space.shape[0])
 
     def seed(self, seed: int | None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -40,7 +41,7 @@ class PolicyNetAgent:
 
     def act(self, obs: PlayerObservation) -> int:
         legal = np.flatnonzero(obs.action_mask)
-        scores = self.logits(obs.observation)[legal]
+        scores = self.logits(obs.observation_of_size(self.input_size))[legal]
         if self.deterministic:
             return int(legal[np.argmax(scores)])
         p = np.exp(scores - scores.max())

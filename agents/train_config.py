@@ -20,6 +20,7 @@ class EnvSettings:
     rewards: Any = "shaped"  # a preset name or a mapping (see phase10_env.rewards)
     episode: str = "game"  # "game" or "hand"
     start_phases: str = "first"  # "first", or "random" (every seat starts at a random phase)
+    features: str = "standard"  # "standard", or "planning" (adds phase-progress features)
     max_steps: int = 20_000  # actions per game (all seats) before it is cut short
 
 

@@ -40,7 +40,7 @@ def _make_env(cfg: TrainConfig) -> Phase10Env:
     _set_torch_threads(cfg.torch_threads)
     e = cfg.env
     return Phase10Env(num_players=e.num_players, rules=e.rules, rewards=e.rewards, episode=e.episode,
-                      start_phases=e.start_phases, max_steps=e.max_steps, opponents=RandomPolicy())
+                      start_phases=e.start_phases, features=e.features, max_steps=e.max_steps, opponents=RandomPolicy())
 
 
 class MaskedVecEnv(VecEnvWrapper):
@@ -201,7 +201,7 @@ class TrainingRun:
 
         im, e = self.cfg.imitation, self.cfg.env
         demos = collect(im.teacher, im.games, e.num_players, e.rules, e.rewards, self.cfg.seed + 7,
-                        self.cfg.ppo.gamma, workers=self.cfg.eval.workers or None)
+                        self.cfg.ppo.gamma, workers=self.cfg.eval.workers or None, features=e.features)
         report = pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, self.cfg.seed)
         (self.dir / "imitation.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
         print(f"imitated {im.teacher} on {report['samples']:,} decisions: {100 * report['accuracy']:.1f}% of its choices matched")

@@ -19,7 +19,9 @@ Options: ``num_players`` (2-6), ``rules`` (a ``RulesConfig``, a mapping, a YAML 
 name of a file in ``configs/rules``) and/or rule options as keywords (``skip_rule=...``),
 ``rewards`` (preset name, mapping or ``RewardConfig``), ``episode`` (``"game"`` or ``"hand"``),
 ``start_phases`` (``"first"``, or ``"random"``: each seat starts at a random phase, which makes
-hand episodes cover every phase), ``max_steps``, ``render_mode`` (``"ansi"`` or ``"human"``).
+hand episodes cover every phase), ``features`` (``"standard"``, or ``"planning"`` to append
+the features of :mod:`phase10_env.planning`), ``max_steps``, ``render_mode`` (``"ansi"`` or
+``"human"``).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from .engine.game import GAME_OVER, Game, check_num_players
 from .engine.moves import GameEnded, HandEnded
 from .engine.phases import Meld
 from .engine.view import SeatView
-from .observation import OBS_HIGH, OBS_LOW, OBS_SIZE, ObservationEncoder
+from .observation import ObservationEncoder, observation_bounds
 from .render import render_text
 from .rewards import RewardConfig, load_rewards
 
@@ -61,8 +63,10 @@ class raw_env(AECEnv, EzPickle):
     def __init__(self, num_players: int = 2, render_mode: str | None = None,
                  rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
                  rewards: RewardConfig | Mapping[str, float] | str | None = None, episode: str = "game",
-                 max_steps: int | None = None, start_phases: str = "first", **rule_options: Any) -> None:
-        EzPickle.__init__(self, num_players, render_mode, rules, rewards, episode, max_steps, start_phases, **rule_options)
+                 max_steps: int | None = None, start_phases: str = "first", features: str = "standard",
+                 **rule_options: Any) -> None:
+        EzPickle.__init__(self, num_players, render_mode, rules, rewards, episode, max_steps, start_phases, features,
+                          **rule_options)
         super().__init__()
         self.num_players = check_num_players(num_players)
         self.rules = load_rules(rules, **rule_options)
@@ -81,8 +85,10 @@ class raw_env(AECEnv, EzPickle):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(self.num_players)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
+        low, high = observation_bounds(features)
+        self.features = features
         obs_space = spaces.Dict({
-            "observation": spaces.Box(OBS_LOW, OBS_HIGH, (OBS_SIZE,), np.float32),
+            "observation": spaces.Box(low, high, low.shape, np.float32),
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -123,7 +129,7 @@ class raw_env(AECEnv, EzPickle):
                 phases = self._seeder.integers(self.rules.phases_to_win, size=self.num_players).tolist()
             game = Game(self.num_players, self.rules, seed=game_seed, first_dealer=first_dealer, start_phases=phases)
         self.game = game
-        self._encoder = ObservationEncoder(game)
+        self._encoder = ObservationEncoder(game, planning=self.features == "planning")
         self._pending: Meld | None = None
         self._steps = 0
         self.agents = self.possible_agents[:]

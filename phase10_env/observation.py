@@ -40,6 +40,7 @@ from .engine.cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, NUM_NUMBERS
 from .engine.game import DRAW, GAME_OVER, PLAY, Game
 from .engine.moves import Draw, Event, HandEnded, Hit, LayDown, Move
 from .engine.phases import GroupKind, Meld, TableGroup
+from .planning import PLANNING_HIGH, PLANNING_SIZE, planning_features
 
 
 def _offsets(fields: tuple[tuple[str, int], ...]) -> dict[str, int]:
@@ -91,6 +92,16 @@ def _high() -> np.ndarray:
 
 OBS_LOW = np.zeros(OBS_SIZE, dtype=np.float32)
 OBS_HIGH = _high()
+FEATURES = ("standard", "planning")
+
+
+def observation_bounds(features: str) -> tuple[np.ndarray, np.ndarray]:
+    """Low and high bounds of the observation vector for a ``features`` setting."""
+    if features not in FEATURES:
+        raise ValueError(f"features must be one of {list(FEATURES)}, not {features!r}")
+    if features == "standard":
+        return OBS_LOW, OBS_HIGH
+    return np.zeros(OBS_SIZE + PLANNING_SIZE, dtype=np.float32), np.concatenate([OBS_HIGH, PLANNING_HIGH])
 
 _HAND, _TOP, _DISCARDS, _TABLE = (OBS_SLICES[k] for k in ("hand", "discard_top", "discard_counts", "table_counts"))
 _SEATS = OBS_SLICES["seats"]
@@ -141,8 +152,9 @@ class ObservationEncoder:
     contiguous slice. :meth:`refresh_all` rebuilds them from the game.
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, planning: bool = False) -> None:
         self.game = game
+        self.planning = planning
         n = game.num_players
         self._used = n * SEAT_BLOCK
         self._flat = np.zeros(2 * self._used, dtype=np.float32)
@@ -246,4 +258,6 @@ class ObservationEncoder:
             out[_GAME_START] = 1.0
         out[_GAME_START + 1] = len(g.draw_pile) / DECK_SIZE
         out[_GAME_START + 2] = len(pile) / DECK_SIZE
+        if self.planning:
+            return np.concatenate([out, planning_features(g, seat)])
         return out

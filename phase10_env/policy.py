@@ -14,6 +14,8 @@ import numpy as np
 
 from .engine.phases import Meld
 from .engine.view import SeatView
+from .observation import OBS_SIZE
+from .planning import PLANNING_SIZE, planning_features
 
 if TYPE_CHECKING:
     from .env import raw_env
@@ -43,6 +45,17 @@ class PlayerObservation:
         if self._view is None:
             self._view = self._env.seat_view(self.agent)
         return self._view
+
+    def observation_of_size(self, size: int) -> np.ndarray:
+        """The observation vector with ``size`` values: the standard one, or the standard one
+        with the planning features appended (see :mod:`phase10_env.planning`)."""
+        if size == len(self.observation):
+            return self.observation
+        if size == OBS_SIZE + PLANNING_SIZE and len(self.observation) == OBS_SIZE:
+            return np.concatenate([self.observation, planning_features(self._env.game, self.seat)])
+        if size == OBS_SIZE and len(self.observation) == OBS_SIZE + PLANNING_SIZE:
+            return self.observation[:OBS_SIZE]
+        raise ValueError(f"no observation of {size} values (the standard one has {OBS_SIZE})")
 
     @property
     def legal_actions(self) -> np.ndarray:

@@ -43,14 +43,15 @@ class Phase10Env(gymnasium.Env):
                  learner_seat: int | str = "random", render_mode: str | None = None,
                  rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
                  rewards: RewardConfig | Mapping[str, float] | str | None = None, episode: str = "game",
-                 max_steps: int | None = None, start_phases: str = "first", illegal_action: str = "raise",
-                 illegal_penalty: float = -0.1, **rule_options: Any) -> None:
+                 max_steps: int | None = None, start_phases: str = "first", features: str = "standard",
+                 illegal_action: str = "raise", illegal_penalty: float = -0.1, **rule_options: Any) -> None:
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, not {illegal_action!r}")
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.aec = raw_env(num_players=num_players, render_mode=render_mode, rules=rules, rewards=rewards,
-                           episode=episode, max_steps=max_steps, start_phases=start_phases, **rule_options)
+                           episode=episode, max_steps=max_steps, start_phases=start_phases, features=features,
+                           **rule_options)
         self.num_players = self.aec.num_players
         if not (learner_seat == "random" or (isinstance(learner_seat, int) and 0 <= learner_seat < self.num_players)):
             raise ValueError(f"learner_seat must be 'random' or a seat 0-{self.num_players - 1}, not {learner_seat!r}")
