@@ -78,6 +78,7 @@ class TrainConfig:
     total_timesteps: int = 500_000
     checkpoint_every: int = 100_000
     torch_threads: int = 1
+    init_from: str = ""  # a saved model whose policy starts this run (instead of random weights)
     env: EnvSettings = field(default_factory=EnvSettings)
     vec_env: VecEnvSettings = field(default_factory=VecEnvSettings)
     ppo: PPOSettings = field(default_factory=PPOSettings)

@@ -229,7 +229,12 @@ class TrainingRun:
             print(f"resuming {cfg.name} from {checkpoint.name} ({model.num_timesteps} steps)")
         else:
             model = self._new_model(venv)
-            if cfg.imitation.teacher:
+            if cfg.init_from:
+                from .ppo_agent import load_model
+
+                model.policy.load_state_dict(load_model(cfg.init_from).policy.state_dict())
+                print(f"policy initialised from {cfg.init_from}")
+            elif cfg.imitation.teacher:
                 self.imitate(model)
         self.push_pool(venv, model)
         remaining = cfg.total_timesteps - model.num_timesteps
