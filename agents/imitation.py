@@ -1,7 +1,9 @@
 """Warm start by imitation: record a teacher agent (the heuristic) playing against itself, then
 fit the policy network to its choices (masked cross-entropy) and the value network to the
-returns the teacher's seat went on to receive. PPO then starts from a player that already
-knows the game instead of from random play."""
+returns the seat went on to receive. DAgger rounds then let the network play one seat against
+the teacher, label every position it reached with the teacher's choice, and fit again, so the
+network also learns what to do in the positions its own mistakes lead to. PPO then starts from a
+player that already knows the game instead of from random play."""
 
 from __future__ import annotations
 
@@ -14,8 +16,7 @@ from tqdm import tqdm
 
 from phase10_env import PlayerObservation, raw_env
 
-from .registry import make_agent
-from .tournament import game_seed
+from .tournament import cached_agent, forget_agents, game_seed
 
 
 @dataclass
@@ -29,11 +30,14 @@ class Demonstrations:
         return len(self.actions)
 
 
-def _play(args: tuple[str, int, object, object, str, int, float, int]) -> Demonstrations:
-    teacher_spec, num_players, rules, rewards, features, seed, gamma, index = args
-    teacher = make_agent(teacher_spec)
-    if hasattr(teacher, "seed"):
-        teacher.seed(game_seed(seed, index, 0))
+def _play(args: tuple[str, str | None, int, object, object, str, int, float, int]) -> Demonstrations:
+    teacher_spec, player_spec, num_players, rules, rewards, features, seed, gamma, index = args
+    teacher = cached_agent(teacher_spec)
+    player = cached_agent(player_spec) if player_spec else None
+    player_seat = index % num_players if player else None
+    for i, agent in enumerate((teacher, player)):
+        if agent is not None and hasattr(agent, "seed"):
+            agent.seed(game_seed(seed, index, i))
     env = raw_env(num_players=num_players, rules=rules, rewards=rewards, features=features, max_steps=50_000)
     env.reset(seed=game_seed(seed, index))
     obs, masks, actions, owner = [], [], [], []
@@ -46,13 +50,13 @@ def _play(args: tuple[str, int, object, object, str, int, float, int]) -> Demons
             env.step(None)
             continue
         seen = PlayerObservation.of(env, agent)
-        action = teacher.act(seen)
+        label = teacher.act(seen)
         obs.append(seen.observation)
         masks.append(seen.action_mask.astype(bool))
-        actions.append(action)
+        actions.append(label)
         owner.append(agent)
         rewards_after[agent].append(0.0)
-        env.step(action)
+        env.step(player.act(seen) if env.possible_agents.index(agent) == player_seat else label)
     returns = np.zeros(len(actions), dtype=np.float32)
     for agent, rewards_list in rewards_after.items():
         idx = [i for i, a in enumerate(owner) if a == agent]
@@ -64,12 +68,15 @@ def _play(args: tuple[str, int, object, object, str, int, float, int]) -> Demons
 
 
 def collect(teacher: str, games: int, num_players: int, rules, rewards, seed: int, gamma: float,
-            workers: int | None = None, features: str = "standard") -> Demonstrations:
-    """The teacher's decisions in ``games`` games where it holds every seat."""
-    jobs = [(teacher, num_players, rules, rewards, features, seed, gamma, g) for g in range(games)]
+            workers: int | None = None, features: str = "standard", player: str | None = None) -> Demonstrations:
+    """The teacher's choice at every decision of ``games`` games. The teacher plays every seat,
+    or, with ``player`` (an agent name), all but one seat, ``player`` holding that one (it
+    rotates): the teacher then labels the positions ``player`` reaches, too."""
+    forget_agents()
+    jobs = [(teacher, player, num_players, rules, rewards, features, seed, gamma, g) for g in range(games)]
     parts: list[Demonstrations] = []
     workers = workers or os.cpu_count() or 1
-    with tqdm(total=games, desc=f"recording {teacher}", unit="game") as bar:
+    with tqdm(total=games, desc=f"recording {teacher}" + (f" against {player}" if player else ""), unit="game") as bar:
         if workers == 1:
             for job in jobs:
                 parts.append(_play(job))
@@ -118,3 +125,8 @@ def pretrain(policy, demos: Demonstrations, epochs: int, batch_size: int, learni
         history.append({"epoch": epoch + 1, "policy_loss": totals[0] / n, "value_loss": totals[1] / n, "accuracy": totals[2] / n})
     policy.eval()
     return {"samples": n, "history": history, **history[-1]}
+
+
+def join(a: Demonstrations, b: Demonstrations) -> Demonstrations:
+    return Demonstrations(*(np.concatenate([getattr(a, f), getattr(b, f)]) for f in
+                            ("observations", "masks", "actions", "returns")))

@@ -72,10 +72,16 @@ def game_seed(seed: int, index: int, entry: int = -1) -> int:
 _AGENTS: dict[str, Policy] = {}  # built once per process
 
 
-def _agent(spec: str) -> Policy:
+def cached_agent(spec: str) -> Policy:
+    """The agent ``spec`` names, built once per process (call :func:`forget_agents` when a
+    saved model behind a spec may have changed)."""
     if spec not in _AGENTS:
         _AGENTS[spec] = make_agent(spec)
     return _AGENTS[spec]
+
+
+def forget_agents() -> None:
+    _AGENTS.clear()
 
 
 def play_game(setup: MatchSetup, index: int) -> GameOutcome:
@@ -83,7 +89,7 @@ def play_game(setup: MatchSetup, index: int) -> GameOutcome:
     rotation, dealer = index % n, (index // n) % n
     seats = tuple((i + rotation) % n for i in range(n))
     by_seat = {seat: i for i, seat in enumerate(seats)}
-    policies = [_agent(spec) for spec in setup.agents]
+    policies = [cached_agent(spec) for spec in setup.agents]
     for i, policy in enumerate(policies):
         if hasattr(policy, "seed"):
             policy.seed(game_seed(setup.seed, index, i))
@@ -251,7 +257,7 @@ def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100
                    max_steps: int = 200_000, progress: bool = True) -> TournamentResult:
     """Play ``games`` full games; ``workers`` processes (default: all cores)."""
     entries = seat_entries(agents, num_players)
-    _AGENTS.clear()  # a saved model may have changed on disk since the last tournament
+    forget_agents()  # a saved model may have changed on disk since the last tournament
     for spec in set(entries):
         make_agent(spec) if not spec.startswith(("ppo", "human")) else None  # fail fast on bad names
     setup = MatchSetup(entries, num_players, load_rules(rules).to_dict(), seed, max_steps)

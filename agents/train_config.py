@@ -69,6 +69,9 @@ class ImitationSettings:
     epochs: int = 10
     batch_size: int = 1024
     learning_rate: float = 1.0e-3
+    dagger_rounds: int = 0  # rounds of playing one seat against the teacher and fitting again
+    dagger_games: int = 100  # games per round
+    dagger_epochs: int = 4  # epochs over all data so far, per round
 
 
 @dataclass

@@ -195,17 +195,28 @@ class TrainingRun:
         return path
 
     def imitate(self, model) -> None:
-        """Warm-start the policy and value networks on the teacher's games (see
-        :mod:`agents.imitation`), and put the result on the learning curve at step 0."""
-        from .imitation import collect, pretrain
+        """Warm-start the policy and value networks on the teacher's games, then DAgger rounds
+        (see :mod:`agents.imitation`); the result is the learning curve's step 0."""
+        from .imitation import collect, join, pretrain
 
-        im, e = self.cfg.imitation, self.cfg.env
-        demos = collect(im.teacher, im.games, e.num_players, e.rules, e.rewards, self.cfg.seed + 7,
-                        self.cfg.ppo.gamma, workers=self.cfg.eval.workers or None, features=e.features)
-        report = pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, self.cfg.seed)
+        im, e, seed = self.cfg.imitation, self.cfg.env, self.cfg.seed
+        workers = self.cfg.eval.workers or None
+        demos = collect(im.teacher, im.games, e.num_players, e.rules, e.rewards, seed + 7, self.cfg.ppo.gamma,
+                        workers=workers, features=e.features)
+        report = pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, seed)
+        rounds = []
+        for r in range(im.dagger_rounds):
+            path = self.dir / "dagger_model.zip"
+            model.save(path)
+            more = collect(im.teacher, im.dagger_games, e.num_players, e.rules, e.rewards, seed + 100 + r,
+                           self.cfg.ppo.gamma, workers=workers, features=e.features, player=f"ppo-sample:{path}")
+            demos = join(demos, more)
+            rounds.append(pretrain(model.policy, demos, im.dagger_epochs, im.batch_size, im.learning_rate, seed + r))
+        report["dagger"] = rounds
         (self.dir / "imitation.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
-        print(f"imitated {im.teacher} on {report['samples']:,} decisions: {100 * report['accuracy']:.1f}% of its choices matched")
-        self.evaluate(model, self.cfg.eval.games, 0, seed=self.cfg.seed)
+        final = rounds[-1] if rounds else report
+        print(f"imitated {im.teacher} on {final['samples']:,} decisions: {100 * final['accuracy']:.1f}% of its choices matched")
+        self.evaluate(model, self.cfg.eval.games, 0, seed=seed)
 
     # ------------------------------------------------------------------ the run
 
@@ -238,6 +249,7 @@ class TrainingRun:
                 self.imitate(model)
         self.push_pool(venv, model)
         remaining = cfg.total_timesteps - model.num_timesteps
+        first_step = model.num_timesteps
         start = time.perf_counter()
         if remaining > 0:
             model.learn(remaining, callback=_Periodic(self, venv), progress_bar=True,
@@ -248,7 +260,7 @@ class TrainingRun:
         print(f"final evaluation: {cfg.eval.final_games} games against each of {cfg.eval.opponents} ...")
         final = self.evaluate(model, cfg.eval.final_games, model.num_timesteps, seed=cfg.seed + 10**6)
         venv.close()
-        summary = self._summary(model, final, remaining, learn_seconds, venv.env_seconds)
+        summary = self._summary(model, final, model.num_timesteps - first_step, learn_seconds, venv.env_seconds)
         (self.dir / "eval.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
         self.save_checkpoint(model)
         self.plot_curve()
