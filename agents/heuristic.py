@@ -1,6 +1,29 @@
 """A strong rule-based player: the baseline trained agents must beat.
 
-(docstring to be rewritten once the measurements are in)
+It works only from its seat's view (its hand, the table, the discard pile, public counts), and
+plays:
+
+* **draw**: takes the discard only when it helps: before its phase is down, when the card
+  lowers the number of cards still missing for the phase; once down, when it can be hit at once;
+* **lay down** as soon as it can, choosing the lay-down that leaves the fewest points in hand
+  after every hit it enables, then the fewest cards;
+* **hit** everything it can, each time choosing the hit after which the hits still possible
+  leave the fewest points (then cards) in hand, so a Wild goes where another card can follow;
+  on ties a natural card before a Wild, a set before a run (moving a run's end opens numbers to
+  everyone);
+* **discard**, before its phase is down, the card whose loss keeps the phase closest (fewest
+  cards missing), then one that does not feed the next player (a card it could hit, being
+  down, or a number it has been taking from the pile), then the one that keeps the most
+  lay-downs within that many cards, then a card that is not a Wild, then one the lone opponent
+  just threw away or let pass (the number of the pile's top two cards, which it takes back
+  about 2% of the time, other cards about 20%), then the highest-scoring. Once down: not a
+  Wild, then the same feeding, thrown-away and points rules;
+* **Skips** go out as soon as drawn, aimed at the leader (most phases completed, then lowest
+  score) or, with ``skip_target="next"``, at the next player.
+
+Every rule was kept because it won head-to-head games against the rule it replaced;
+:class:`HeuristicConfig` holds the measured alternatives. Together they win 56.0% [54.4, 57.5]
+of 2-player games against the bot without them (4,000 games).
 """
 
 from __future__ import annotations
@@ -14,7 +37,7 @@ import numpy as np
 from phase10_env.actions import DRAW_DECK, DRAW_DISCARD, MELD_IDS
 from phase10_env.codec import encode
 from phase10_env.engine import SKIP, WILD, Discard, Hit, LayDown, SeatView, TableGroup, allocate
-from phase10_env.engine.cards import COLOUR_OF, DECK_COUNTS, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS, NUMBER_OF, POINTS
+from phase10_env.engine.cards import COLOUR_OF, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS, NUMBER_OF, POINTS
 from phase10_env.engine.game import Stage
 from phase10_env.engine.phases import PHASES, GroupKind, Meld, NaturalRule, phase_progress
 from phase10_env.policy import PlayerObservation
@@ -22,14 +45,30 @@ from phase10_env.policy import PlayerObservation
 
 @dataclass(frozen=True)
 class HeuristicConfig:
+    """The bot's knobs. Each default won head-to-head 2-player games against its alternative
+    (win rate of the default, 95% interval):
+
+    * ``take_for_ways``: also take a discard that leaves as many cards missing but more ways
+      to finish (the default, off, wins 57.5% [54.4, 60.5], 1,000 games);
+    * ``skip_target``: ``"leader"`` or ``"next"`` (no difference found at 4 players);
+    * ``avoid_feeding``: the feeding rule of the discard (on wins 65.0% [62.0, 67.9]);
+    * ``feed_first``: feeding weighs before the ways to finish, not after them (54.8%
+      [53.3, 56.4], 4,000 games);
+    * ``count_layouts``: ways to finish count whole lay-downs (a value for every group), not
+      first groups only (52.4% [50.8, 53.9], 4,000 games);
+    * ``read_pile``: prefer a card of the number the lone opponent threw away or let pass
+      (51.8% [50.8, 52.8], 10,000 games);
+    * ``plan_hits``: choose each hit by what it leaves possible, not naturals first by points
+      (51.1% [50.2, 52.1], 11,000 games).
+    """
+
     take_for_ways: bool = False
     skip_target: str = "leader"
     avoid_feeding: bool = True
-    discard_rank: str = "ways"
-    laid_discard: str = "points"
-
-
-_CHOICES = {"skip_target": ("leader", "next"), "discard_rank": ("ways", "outs"), "laid_discard": ("points", "soon")}
+    feed_first: bool = True
+    count_layouts: bool = True
+    read_pile: bool = True
+    plan_hits: bool = True
 
 
 class HeuristicAgent:
@@ -37,9 +76,8 @@ class HeuristicAgent:
 
     def __init__(self, config: HeuristicConfig | None = None, seed: int | None = None, **options: object) -> None:
         self.config = replace(config or HeuristicConfig(), **options)
-        for key, allowed in _CHOICES.items():
-            if getattr(self.config, key) not in allowed:
-                raise ValueError(f"{key} must be one of {list(allowed)}, not {getattr(self.config, key)!r}")
+        if self.config.skip_target not in ("leader", "next"):
+            raise ValueError(f"skip_target must be 'leader' or 'next', not {self.config.skip_target!r}")
 
     def seed(self, seed: int | None) -> None:
         """The heuristic is deterministic; accepted so it can stand wherever agents are seeded."""
@@ -58,17 +96,22 @@ class HeuristicAgent:
     def _wants_discard(self, view: SeatView) -> bool:
         """Take the discard if it can be hit at once (phase down) or brings the phase closer."""
         top = view.discard_top
-        me = view.me
-        if me.laid:
+        if view.me.laid:
             return top == WILD or _fits_anywhere(top, view.table)
-        colour = _is_colour(me.phase)
+        colour = _is_colour(view.me.phase)
         profile = _profile(view.hand, colour)
-        before = _progress(bytes(profile), me.phase, view.rules.natural)
+        before = self._standing(view, profile)
         profile[_slot(top, colour)] += 1
-        after = _progress(bytes(profile), me.phase, view.rules.natural)
+        after = self._standing(view, profile)
         if after[0] < before[0]:
             return True
         return self.config.take_for_ways and after[0] == before[0] and after[1] > before[1]
+
+    def _standing(self, view: SeatView, profile: bytearray) -> tuple[int, int]:
+        """(cards missing for the phase, ways to finish with that many)."""
+        key = bytes(profile)
+        missing, ways = _progress(key, view.me.phase, view.rules.natural)
+        return (missing, _layouts(key, view.me.phase, missing)) if self.config.count_layouts else (missing, ways)
 
     # ------------------------------------------------------------------ playing
 
@@ -85,58 +128,70 @@ class HeuristicAgent:
             return encode(min(laydowns, key=lambda m: _after_laydown(view, m)), view.seat, view.num_players)
         hits = [m for m in moves if isinstance(m, Hit)]
         if hits:
-            hit = min(hits, key=lambda m: (m.card == WILD, -POINTS[m.card]))
+            if self.config.plan_hits:
+                hit = min(hits, key=lambda m: _after_hit(view, m))
+            else:
+                hit = min(hits, key=lambda m: (m.card == WILD, -POINTS[m.card]))
             return encode(hit, view.seat, view.num_players)
         return encode(self._discard(view, [m for m in moves if isinstance(m, Discard)]), view.seat, view.num_players)
 
     def _discard(self, view: SeatView, discards: list[Discard]) -> Discard:
-        """Skips first; else the card whose loss costs least (see :meth:`_phase_cost` and
-        :meth:`_laid_cost`), then one that does not feed the next player, then the highest."""
+        """A Skip if it has one; else the cheapest card by the ranking in the module docstring."""
         skips = [m for m in discards if m.card == SKIP]
         if skips:
             return min(skips, key=lambda m: self._skip_priority(view, m.target))
         feeds = self._feeding(view) if self.config.avoid_feeding else (lambda card: 0)
-        candidates = {m.card: m for m in discards}
-        keep = self._laid_cost(view) if view.me.laid else self._phase_cost(view)
-        return candidates[min(candidates, key=lambda c: (*keep(c), c == WILD, feeds(c), -POINTS[c], c))]
-
-    def _phase_cost(self, view: SeatView) -> Callable[[int], tuple[int, ...]]:
-        """Before the phase is down: how far losing a card leaves the phase, as (missing, -ways)
-        or, with ``discard_rank="outs"``, (missing, -unseen cards that would bring it closer)."""
-        me = view.me
-        natural = view.rules.natural
-        colour = _is_colour(me.phase)
-        profile = _profile(view.hand, colour)
-        unseen = _unseen(view, colour) if self.config.discard_rank == "outs" else None
-        memo: dict[int, tuple[int, ...]] = {}
+        safe = self._thrown_away(view) if self.config.read_pile else (lambda card: 0)
+        keep = (lambda card: ()) if view.me.laid else self._phase_cost(view)
 
         def cost(card: int) -> tuple[int, ...]:
+            phase = keep(card)
+            if phase and self.config.feed_first:
+                head = (phase[0], feeds(card), phase[1], card == WILD)
+            else:
+                head = (*phase, card == WILD, feeds(card))
+            return (*head, -safe(card), -POINTS[card], card)
+
+        candidates = {m.card: m for m in discards}
+        return candidates[min(candidates, key=cost)]
+
+    def _phase_cost(self, view: SeatView) -> Callable[[int], tuple[int, int]]:
+        """(missing, -ways) of the phase once a card is gone (see :meth:`_standing`)."""
+        colour = _is_colour(view.me.phase)
+        profile = _profile(view.hand, colour)
+        memo: dict[int, tuple[int, int]] = {}
+
+        def cost(card: int) -> tuple[int, int]:
             slot = _slot(card, colour)
             if slot not in memo:
                 profile[slot] -= 1
-                missing, ways = _progress(bytes(profile), me.phase, natural)
-                memo[slot] = (missing, -(ways if unseen is None else _outs(profile, missing, unseen, me.phase, natural)))
+                missing, ways = self._standing(view, profile)
                 profile[slot] += 1
+                memo[slot] = (missing, -ways)
             return memo[slot]
 
         return cost
 
-    def _laid_cost(self, view: SeatView) -> Callable[[int], tuple[int, ...]]:
-        """Once down: nothing to weigh, or with ``laid_discard="soon"`` keep a card one step
-        from a run's end (it fits once someone hits the card between)."""
-        if self.config.laid_discard == "points":
-            return lambda card: ()
-        ends = {n for groups in view.table for g in groups if g.kind == GroupKind.RUN for n in (g.low - 2, g.high + 2)}
-        return lambda card: (-(card != WILD and NUMBER_OF[card] in ends),)
-
     def _feeding(self, view: SeatView) -> Callable[[int], int]:
-        """How much discarding a card would help the next player."""
+        """How much discarding a card would help the next player: 2 if it is down and could
+        hit the card, 1 for a number (colour) it has been taking from the discard pile."""
         nxt = view.players[_next_active(view)]
         if nxt.laid:
             return lambda card: 2 if _fits_anywhere(card, view.table) else 0
-        colour_phase = nxt.requirements[0].kind == GroupKind.COLOUR
-        wanted = {COLOUR_OF[c] if colour_phase else NUMBER_OF[c] for c in nxt.taken_from_discard if c < WILD}
-        return lambda card: 1 if (COLOUR_OF[card] if colour_phase else NUMBER_OF[card]) in wanted else 0
+        key = COLOUR_OF if _is_colour(nxt.phase) else NUMBER_OF
+        wanted = {key[c] for c in nxt.taken_from_discard if c < WILD}
+        return lambda card: 1 if key[card] in wanted else 0
+
+    def _thrown_away(self, view: SeatView) -> Callable[[int], int]:
+        """1 for a card of the number (colour) of the pile's top two cards when the next player
+        is the only other one and not down: it discarded or passed them, so seldom wants one."""
+        nxt = view.players[_next_active(view)]
+        if nxt.laid or sum(p.active for p in view.players) != 2:
+            return lambda card: 0
+        key = COLOUR_OF if _is_colour(nxt.phase) else NUMBER_OF
+        wanted = {key[c] for c in nxt.taken_from_discard if c < WILD}
+        safe = {key[c] for c in view.discard_pile[-2:] if c < WILD} - wanted
+        return lambda card: 1 if card < WILD and key[card] in safe else 0
 
     def _skip_priority(self, view: SeatView, target: int | None) -> tuple:
         if target is None:
@@ -145,6 +200,9 @@ class HeuristicAgent:
             return (view.relative(target),)
         p = view.players[target]
         return (-p.phases_completed, p.score, view.relative(target))
+
+
+# ---------------------------------------------------------------------- phase progress
 
 
 def _is_colour(phase: int) -> bool:
@@ -158,8 +216,8 @@ def _slot(card: int, colour: bool) -> int:
     return COLOUR_OF[card] + 1 if colour else NUMBER_OF[card]
 
 
-def _profile(cards: tuple[int, ...] | list[int], colour: bool) -> bytearray:
-    """Cards counted by what a phase asks of them: Wilds, then per number (per colour)."""
+def _profile(cards: tuple[int, ...], colour: bool) -> bytearray:
+    """A hand counted by what a phase asks of it: Wilds, then per number (per colour)."""
     profile = bytearray(NUM_COLOURS + 1 if colour else NUM_NUMBERS + 1)
     for c in cards:
         if c != SKIP:
@@ -169,7 +227,7 @@ def _profile(cards: tuple[int, ...] | list[int], colour: bool) -> bytearray:
 
 @lru_cache(maxsize=1 << 16)
 def _progress(profile: bytes, phase: int, natural: NaturalRule) -> tuple[int, int]:
-    """:func:`phase_progress` of a hand given by its profile (which settles it)."""
+    """:func:`phase_progress` of a hand given by its profile, which settles it (cached)."""
     hand = bytearray(NUM_KINDS)
     hand[WILD] = profile[0]
     colour = _is_colour(phase)
@@ -178,34 +236,43 @@ def _progress(profile: bytes, phase: int, natural: NaturalRule) -> tuple[int, in
     return phase_progress(hand, PHASES[phase], natural)
 
 
-def _unseen(view: SeatView, colour: bool) -> bytearray:
-    """Per profile slot, the cards this seat has not seen: not in its hand, the discard pile,
-    the table, nor known to be in another hand (taken from the discard pile)."""
-    seen: list[int] = [*view.hand, *view.discard_pile]
-    for groups in view.table:
-        for g in groups:
-            seen += g.cards
-    for p in view.players:
-        if p.seat != view.seat:
-            seen += p.taken_from_discard
-    total = _profile([k for k in range(SKIP) for _ in range(DECK_COUNTS[k])], colour)
-    for s, n in enumerate(_profile(seen, colour)):
-        total[s] = max(0, total[s] - n)
-    return total
+@lru_cache(maxsize=1 << 16)
+def _layouts(profile: bytes, phase: int, missing: int) -> int:
+    """How many lay-downs (a value for every group of the phase) ``missing`` more cards would
+    complete, the groups taking the profile's natural cards first. (A phase of two groups
+    starts with a set, R9.)"""
+    reqs = PHASES[phase]
+    size = sum(r.size for r in reqs)
+    completes = [max(size - n - profile[0], 0 if n else 1) == missing for n in range(size + 1)]
+    first = reqs[0]
+    if first.kind == GroupKind.COLOUR:
+        return sum(completes[min(n, first.size)] for n in profile[1:])
+    present = sum(1 << (n - 1) for n in range(1, NUM_NUMBERS + 1) if profile[n])
+    if len(reqs) == 1:
+        return sum(completes[_run_naturals(present, v, first.size)] for v in range(1, NUM_NUMBERS - first.size + 2))
+    second = reqs[1]
+    count = 0
+    for v1 in range(1, NUM_NUMBERS + 1):
+        n1 = min(profile[v1], first.size)
+        left = profile[v1] - n1
+        if second.kind == GroupKind.SET:
+            count += completes[n1 + min(left, second.size)]
+            count += sum(completes[n1 + min(profile[v2], second.size)]
+                         for v2 in range(v1 + 1 if second == first else 1, NUM_NUMBERS + 1) if v2 != v1)
+        else:
+            rest = present if left else present & ~(1 << (v1 - 1))
+            count += sum(completes[n1 + _run_naturals(rest, v2, second.size)]
+                         for v2 in range(1, NUM_NUMBERS - second.size + 2))
+    return count
 
 
-def _outs(profile: bytearray, missing: int, unseen: bytearray, phase: int, natural: NaturalRule) -> int:
-    """How many unseen cards would each bring the phase one card closer."""
-    if missing == 0:
-        return 0
-    outs = 0
-    for slot, left in enumerate(unseen):
-        if left:
-            profile[slot] += 1
-            if _progress(bytes(profile), phase, natural)[0] < missing:
-                outs += left
-            profile[slot] -= 1
-    return outs
+def _run_naturals(present: int, start: int, size: int) -> int:
+    """Natural cards a run from ``start`` takes from a hand holding the numbers in bit mask
+    ``present`` (bit n-1 for number n)."""
+    return ((present >> (start - 1)) & ((1 << size) - 1)).bit_count()
+
+
+# ---------------------------------------------------------------------- the table
 
 
 def _counts(cards: tuple[int, ...]) -> bytearray:
@@ -240,6 +307,25 @@ def _after_laydown(view: SeatView, move: LayDown) -> tuple[int, int]:
         for c in cards:
             hand[c] -= 1
         table.append(TableGroup(meld.kind, meld.value, list(cards)))
+    _hit_all(hand, table)
+    return sum(POINTS[k] * hand[k] for k in range(NUM_KINDS)), sum(hand)
+
+
+def _after_hit(view: SeatView, hit: Hit) -> tuple[int, int, bool, bool]:
+    """(points, cards) left in hand after ``hit`` and every hit it leaves possible; then a
+    natural card before a Wild, a set before a run."""
+    hand = _counts(view.hand)
+    table = [g.copy() for groups in view.table for g in groups]
+    target = table[sum(len(groups) for groups in view.table[:hit.target]) + hit.group]
+    target.add(hit.card, hit.low_end)
+    hand[hit.card] -= 1
+    _hit_all(hand, table)
+    points = sum(POINTS[k] * hand[k] for k in range(NUM_KINDS))
+    return points, sum(hand), hit.card == WILD, target.kind == GroupKind.RUN
+
+
+def _hit_all(hand: bytearray, table: list[TableGroup]) -> None:
+    """Hit greedily from ``hand`` onto ``table`` (both change) until no card fits."""
     progress = True
     while progress:
         progress = False
@@ -253,4 +339,3 @@ def _after_laydown(view: SeatView, move: LayDown) -> tuple[int, int]:
                     hand[card] -= 1
                     progress = True
                     break
-    return sum(POINTS[k] * hand[k] for k in range(NUM_KINDS)), sum(hand)
