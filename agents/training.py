@@ -168,6 +168,14 @@ class TrainingRun:
             self.curve.append(CurvePoint(step, opponent, stats.games, stats.win_rate, stats.ci95))
         return results
 
+    def keep_if_best(self, model) -> None:
+        """Save ``best_model.zip`` when the newest point against the last evaluation opponent
+        (the strongest, by convention) is the best so far."""
+        target = self.cfg.eval.opponents[-1]
+        points = [p for p in self.curve if p.opponent == target]
+        if points and points[-1].win_rate >= max(p.win_rate for p in points):
+            model.save(self.dir / "best_model.zip")
+
     def plot_curve(self) -> Path:
         import matplotlib
 
@@ -217,6 +225,7 @@ class TrainingRun:
         final = rounds[-1] if rounds else report
         print(f"imitated {im.teacher} on {final['samples']:,} decisions: {100 * final['accuracy']:.1f}% of its choices matched")
         self.evaluate(model, self.cfg.eval.games, 0, seed=seed)
+        self.keep_if_best(model)
 
     # ------------------------------------------------------------------ the run
 
@@ -328,5 +337,6 @@ class _Periodic(BaseCallback):
                 results = self.run.evaluate(self.model, self.run.cfg.eval.games, now, seed=self.run.cfg.seed + now)
                 for opponent, result in results.items():
                     self.logger.record(f"eval/win_rate_vs_{opponent}", result.entry_stats()[0].win_rate)
+                self.run.keep_if_best(self.model)
                 self.run.plot_curve()
         return True

@@ -1,7 +1,8 @@
 """Optional planning features (``features="planning"``): how close the observer's own hand is
-to its phase, computed by the rules engine's :func:`~phase10_env.engine.phases.phase_progress`.
-They add nothing a player could not work out from its own hand; they spare a network from
-having to learn that arithmetic. Zero once the phase is down.
+to its phase, computed by the rules engine's :func:`~phase10_env.engine.phases.phase_progress`,
+and two pieces of public memory. They add nothing a player could not work out from its own
+hand and what it saw; they spare a network from learning that arithmetic and that memory. The
+progress parts are zero once the phase is down.
 
 =====================  ====  ===========================================================
 part                   size  meaning
@@ -11,6 +12,9 @@ progress_with_discard  2     the same if the discard pile's top card were taken
 missing_without        50    per card kind held: (cards missing after discarding one + 1)
                              / 11; 0 for kinds not held
 ways_without           50    per card kind held: ways to finish after discarding one / 12
+discard_below_top      50    one-hot of the discard pile's second card from the top
+next_player_took       50    cards per kind the next player took from the discard pile
+                             and has not played since
 =====================  ====  ===========================================================
 
 They cost about a dozen phase checks per observation (roughly 0.3 ms), so they are off by
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine.cards import NUM_KINDS, NUMBER_OF, SKIP
+from .engine.cards import DECK_COUNTS, NUM_KINDS, NUMBER_OF, SKIP
 from .engine.game import Game
 from .engine.phases import PHASES, GroupKind, phase_progress
 
@@ -30,13 +34,21 @@ PLANNING_LAYOUT: tuple[tuple[str, int], ...] = (
     ("progress_with_discard", 2),
     ("missing_without", NUM_KINDS),
     ("ways_without", NUM_KINDS),
+    ("discard_below_top", NUM_KINDS),
+    ("next_player_took", NUM_KINDS),
 )
 PLANNING_SIZE = sum(size for _, size in PLANNING_LAYOUT)
-PLANNING_HIGH = np.concatenate([np.full(4, 1.5), np.ones(NUM_KINDS), np.full(NUM_KINDS, 1.5)]).astype(np.float32)
+PLANNING_HIGH = np.concatenate([np.full(4, 1.5), np.ones(NUM_KINDS), np.full(NUM_KINDS, 1.5), np.ones(NUM_KINDS),
+                                np.array(DECK_COUNTS)]).astype(np.float32)
+_BELOW_TOP, _NEXT_TOOK = 4 + 2 * NUM_KINDS, 4 + 3 * NUM_KINDS
 
 
 def planning_features(game: Game, seat: int) -> np.ndarray:
     out = np.zeros(PLANNING_SIZE, dtype=np.float32)
+    pile = game.discard_pile
+    if len(pile) >= 2:
+        out[_BELOW_TOP + pile[-2]] = 1.0
+    out[_NEXT_TOOK:] = np.frombuffer(game.taken_from_discard[game.next_seat(seat)], dtype=np.uint8)
     if game.laid[seat] or not game.active[seat]:
         return out
     hand = bytearray(game.hands[seat])
@@ -44,7 +56,6 @@ def planning_features(game: Game, seat: int) -> np.ndarray:
     rule = game.rules.natural
     missing, ways = phase_progress(hand, reqs, rule)
     out[0:2] = (missing / 10, ways / 12)
-    pile = game.discard_pile
     if pile and pile[-1] != SKIP:
         hand[pile[-1]] += 1
         m, w = phase_progress(hand, reqs, rule)
