@@ -197,8 +197,8 @@ class raw_env(AECEnv, EzPickle):
         self._mask = np.frombuffer(buffer, dtype=np.int8)
 
     def _check_action(self, agent: str, action: Any) -> int:
-        if type(action) is int and 0 <= action < NUM_ACTIONS and self._mask[action]:
-            return action
+        """The action as an int, or a ``ValueError`` saying what is wrong with it (step's fast
+        path has already let plain legal ints through)."""
         if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
             action = action.reshape(()).item()
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
