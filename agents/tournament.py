@@ -171,16 +171,31 @@ class TournamentResult:
     def mean_hands(self) -> float:
         return float(np.mean([o.hands for o in self.outcomes])) if self.outcomes else 0.0
 
+    def bias_tests(self) -> list[dict[str, Any]]:
+        """For each agent (seats holding the same agent pooled) and each of seat and turn order
+        (1 = plays first in the first hand): a chi-square test that its win rate is the same
+        in every position. A flag needs p below 5% split over all the tests (Bonferroni)."""
+        n, tests = self.setup.num_players, []
+        for spec in dict.fromkeys(self.setup.agents):
+            entries = [i for i, a in enumerate(self.setup.agents) if a == spec]
+            for dimension in ("seat", "turn order"):
+                wins, games = [0] * n, [0] * n
+                for o in self.outcomes:
+                    for i in entries:
+                        pos = o.seats[i] if dimension == "seat" else (o.seats[i] - o.first_dealer - 1) % n
+                        games[pos] += 1
+                        wins[pos] += i in o.winners
+                chi2, p = _homogeneity(wins, games)
+                tests.append({"agent": spec, "position": dimension, "chi2": chi2, "df": n - 1, "p_value": p,
+                              "win_rates": [w / g if g else 0.0 for w, g in zip(wins, games)], "games": games})
+        for t in tests:
+            t["flagged"] = t["p_value"] < 0.05 / len(tests)
+        return tests
+
     def bias_report(self) -> list[str]:
-        """Seats or turn orders whose 95% interval excludes the entry's overall win rate."""
-        flags = []
-        for stats in self.entry_stats():
-            for row in stats.by_seat + stats.by_turn_order:
-                lo, hi = row["ci95"]
-                if row["games"] and not lo <= stats.win_rate <= hi:
-                    flags.append(f"{stats.name}: {row['position']} {row['value']} wins {row['win_rate']:.3f} "
-                                 f"[{lo:.3f}, {hi:.3f}] vs {stats.win_rate:.3f} overall")
-        return flags
+        """The flagged bias tests, in words."""
+        return [f"{t['agent']}: win rate by {t['position']} {[round(r, 3) for r in t['win_rates']]} "
+                f"(chi2 {t['chi2']:.1f}, p {t['p_value']:.4f})" for t in self.bias_tests() if t["flagged"]]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -190,6 +205,7 @@ class TournamentResult:
             "mean_steps": float(np.mean([o.steps for o in self.outcomes])) if self.outcomes else 0.0,
             "truncated_games": sum(o.truncated for o in self.outcomes),
             "agents": [{**asdict(s), "ci95": list(s.ci95)} for s in self.entry_stats()],
+            "bias_tests": self.bias_tests(),
             "bias_flags": self.bias_report(),
         }
 
@@ -205,8 +221,10 @@ class TournamentResult:
         for s in stats:
             lines.append(f"{s.name:{width}s} {s.games:6d} {s.wins:6d} {s.win_rate:9.3f} "
                          f"[{s.ci95[0]:.3f}, {s.ci95[1]:.3f}] {s.mean_score:8.1f} {s.mean_phases:7.2f}")
-        flags = self.bias_report()
-        lines.append("seat / turn-order bias: " + ("none outside the 95% intervals" if not flags else "; ".join(flags)))
+        tests, flags = self.bias_tests(), self.bias_report()
+        lowest = min(t["p_value"] for t in tests)
+        lines.append(f"seat / turn-order bias (chi-square, Bonferroni 5%): "
+                     + ("none" if not flags else "; ".join(flags)) + f" (lowest p {lowest:.3f} of {len(tests)} tests)")
         truncated = sum(o.truncated for o in self.outcomes)
         if truncated:
             lines.append(f"{truncated} games hit the step limit and have no winner")
@@ -233,6 +251,34 @@ class TournamentResult:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(path, dpi=120)
         plt.close(fig)
+
+
+def _homogeneity(wins: list[int], games: list[int]) -> tuple[float, float]:
+    """Chi-square statistic and p-value that win rates are equal across positions."""
+    used = [(w, g) for w, g in zip(wins, games) if g]
+    total_w, total_g = sum(w for w, _ in used), sum(g for _, g in used)
+    p = total_w / total_g if total_g else 0.0
+    if len(used) < 2 or p in (0.0, 1.0):
+        return 0.0, 1.0
+    chi2 = sum((w - g * p) ** 2 / (g * p * (1 - p)) for w, g in used)
+    return chi2, _chi2_sf(chi2, len(used) - 1)
+
+
+def _chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with ``df`` degrees of freedom (exact series)."""
+    half = x / 2
+    if df % 2 == 0:
+        term = total = math.exp(-half)
+        for i in range(1, df // 2):
+            term *= half / i
+            total += term
+        return min(1.0, total)
+    total = math.erfc(math.sqrt(half))
+    term = math.sqrt(2 * x / math.pi) * math.exp(-half)  # then times x/3, x/5, ...
+    for k in range(1, (df + 1) // 2):
+        total += term
+        term *= x / (2 * k + 1)
+    return min(1.0, total)
 
 
 def _rate_row(position: str, value: int, wins: list[bool]) -> dict[str, Any]:

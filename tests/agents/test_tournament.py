@@ -56,3 +56,19 @@ def test_eval_command_writes_json_with_the_documented_fields_and_a_plot(tmp_path
 def test_eval_command_rejects_a_bad_rule_option() -> None:
     with pytest.raises(SystemExit, match="phases_to_wins"):
         main(["eval", "--agents", "random", "--games", "1", "--rule", "phases_to_wins=2"])
+
+
+def test_chi_square_tail_matches_the_tables() -> None:
+    from agents.tournament import _chi2_sf
+
+    # 5% critical values of the chi-square distribution for 1-5 degrees of freedom
+    for df, critical in [(1, 3.841), (2, 5.991), (3, 7.815), (4, 9.488), (5, 11.070)]:
+        assert _chi2_sf(critical, df) == pytest.approx(0.05, abs=2e-4)
+    assert _chi2_sf(0.0, 3) == pytest.approx(1.0)
+
+
+def test_mirror_match_bias_tests_pool_the_identical_agents() -> None:
+    result = run_tournament(["random"], 3, games=18, seed=2, workers=1, progress=False, rules={"phases_to_win": 1})
+    tests = result.bias_tests()
+    assert [(t["agent"], t["position"]) for t in tests] == [("random", "seat"), ("random", "turn order")]
+    assert all(sum(t["games"]) == 18 * 3 and 0.0 <= t["p_value"] <= 1.0 for t in tests)
