@@ -117,6 +117,16 @@ class TrainingRun:
             clip_range=p.clip_range, max_grad_norm=p.max_grad_norm, policy_kwargs={"net_arch": list(p.net_arch)},
             tensorboard_log=str(self.dir / "tb"), seed=self.cfg.seed, device="cpu", verbose=0)
 
+    def _clear_previous_run(self) -> None:
+        """A fresh run in a used directory drops the old run's checkpoints and best model, so
+        neither ``--resume`` nor the best-model choice can mix the two runs."""
+        stale = [*self.checkpoints.glob("*"), self.dir / "best_model.zip", self.dir / "state.json"]
+        stale = [p for p in stale if p.is_file()]
+        if stale:
+            print(f"starting {self.cfg.name} afresh: removing {len(stale)} files of the previous run in {self.dir}")
+            for path in stale:
+                path.unlink()
+
     def latest_checkpoint(self) -> Path | None:
         found = sorted(self.checkpoints.glob("step_*.zip"))
         return found[-1] if found else None
@@ -236,10 +246,12 @@ class TrainingRun:
         _set_torch_threads(cfg.torch_threads)
         self.dir.mkdir(parents=True, exist_ok=True)
         (self.dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False), encoding="utf-8")
-        venv = self._vec_env()
         checkpoint = self.latest_checkpoint() if resume else None
         if resume and checkpoint is None:
             raise ValueError(f"nothing to resume: no checkpoint in {self.checkpoints}")
+        if not resume:
+            self._clear_previous_run()
+        venv = self._vec_env()
         if checkpoint is not None:
             state = json.loads((self.dir / "state.json").read_text())
             self.pool_snapshots = state["pool_snapshots"]

@@ -49,6 +49,12 @@ def test_tiny_run_trains_resumes_and_evaluates(tmp_path, capsys) -> None:
                             rules={"phases_to_win": 1})
     assert result.entry_stats()[0].games == 2 and agent.deterministic
 
+    again = TrainingRun(load_config(None, TINY + ["name=tiny", "total_timesteps=512"]), runs_dir=tmp_path).train()
+    assert again["learner_steps"] < 1024, "a fresh run starts from zero in a used directory"
+    assert max(p["step"] for p in again["learning_curve"]) < 1024, "and does not inherit the old curve"
+    steps = sorted(int(p.stem.split("_")[1]) for p in (out / "checkpoints").glob("step_*.zip"))
+    assert steps and steps[-1] < 1024, "so --resume can only continue the new run"
+
 
 def test_resume_without_a_checkpoint_is_a_clear_error(tmp_path) -> None:
     cfg = load_config(None, TINY + ["name=empty"])
