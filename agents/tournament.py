@@ -13,6 +13,7 @@ import json
 import math
 import multiprocessing as mp
 import os
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -143,6 +144,8 @@ class EntryStats:
 class TournamentResult:
     setup: MatchSetup
     outcomes: list[GameOutcome]
+    seconds: float = 0.0  # wall time of the games
+    workers: int = 1
 
     @property
     def names(self) -> list[str]:
@@ -166,6 +169,10 @@ class TournamentResult:
                 mean_phases=float(np.mean([o.phases[i] for o in self.outcomes])) if self.outcomes else 0.0,
                 by_seat=by_seat, by_turn_order=by_order))
         return out
+
+    @property
+    def games_per_second(self) -> float:
+        return len(self.outcomes) / self.seconds if self.seconds else 0.0
 
     @property
     def mean_hands(self) -> float:
@@ -207,6 +214,7 @@ class TournamentResult:
             "agents": [{**asdict(s), "ci95": list(s.ci95)} for s in self.entry_stats()],
             "bias_tests": self.bias_tests(),
             "bias_flags": self.bias_report(),
+            "timing": {"seconds": self.seconds, "workers": self.workers, "games_per_second": self.games_per_second},
         }
 
     def save_json(self, path: str | Path) -> None:
@@ -216,7 +224,8 @@ class TournamentResult:
     def table(self) -> str:
         stats = self.entry_stats()
         width = max(12, *(len(s.name) for s in stats))
-        lines = [f"{len(self.outcomes)} games, {self.setup.num_players} players, mean {self.mean_hands:.1f} hands per game",
+        lines = [f"{len(self.outcomes)} games, {self.setup.num_players} players, mean {self.mean_hands:.1f} hands per game; "
+                 f"{self.seconds:.1f} s ({self.games_per_second:.1f} games/s, {self.workers} processes)",
                  f"{'agent':{width}s} {'games':>6s} {'wins':>6s} {'win rate':>9s} {'95% CI':>17s} {'score':>8s} {'phases':>7s}"]
         for s in stats:
             lines.append(f"{s.name:{width}s} {s.games:6d} {s.wins:6d} {s.win_rate:9.3f} "
@@ -309,6 +318,7 @@ def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100
     setup = MatchSetup(entries, num_players, load_rules(rules).to_dict(), seed, max_steps)
     workers = workers or os.cpu_count() or 1
     jobs = [(setup, g) for g in range(games)]
+    start = time.perf_counter()
     bar = tqdm(total=games, desc=" vs ".join(dict.fromkeys(entries)), unit="game", disable=not progress)
     outcomes: list[GameOutcome] = []
     if workers == 1:
@@ -322,4 +332,4 @@ def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100
                 bar.update()
     bar.close()
     outcomes.sort(key=lambda o: o.index)
-    return TournamentResult(setup, outcomes)
+    return TournamentResult(setup, outcomes, time.perf_counter() - start, workers)

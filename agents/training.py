@@ -166,14 +166,15 @@ class TrainingRun:
         torch.save(model.policy.state_dict(), self.checkpoints / f"{name}.pt")
         self.pool_snapshots = (self.pool_snapshots + [name])[-self.cfg.opponents.snapshot_keep:]
 
-    def evaluate(self, model, games: int, step: int, seed: int) -> dict[str, TournamentResult]:
-        """Win rates of the current model against each evaluation opponent."""
+    def evaluate(self, model, games: int, step: int, seed: int, progress: bool = False) -> dict[str, TournamentResult]:
+        """Win rates of the current model against each evaluation opponent (``progress``: show
+        a bar; off for the evaluations made while the training bar is on screen)."""
         path = self.dir / "eval_model.zip"
         model.save(path)
         e, results = self.cfg.eval, {}
         for opponent in e.opponents:
             results[opponent] = run_tournament([f"ppo:{path}", opponent], self.cfg.env.num_players, games, seed,
-                                               self.cfg.env.rules, workers=e.workers or None, progress=False)
+                                               self.cfg.env.rules, workers=e.workers or None, progress=progress)
             stats = results[opponent].entry_stats()[0]
             self.curve.append(CurvePoint(step, opponent, stats.games, stats.win_rate, stats.ci95))
         return results
@@ -279,7 +280,7 @@ class TrainingRun:
         model.save(self.dir / "model.zip")
         self.save_checkpoint(model)
         print(f"final evaluation: {cfg.eval.final_games} games against each of {cfg.eval.opponents} ...")
-        final = self.evaluate(model, cfg.eval.final_games, model.num_timesteps, seed=cfg.seed + 10**6)
+        final = self.evaluate(model, cfg.eval.final_games, model.num_timesteps, seed=cfg.seed + 10**6, progress=True)
         venv.close()
         summary = self._summary(model, final, model.num_timesteps - first_step, learn_seconds, venv.env_seconds)
         (self.dir / "eval.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
