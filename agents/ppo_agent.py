@@ -1,6 +1,8 @@
-"""Trained policies as agents: a MaskablePPO policy network picks the most likely legal action
-(or samples one). ``ppo:PATH`` loads a saved sb3-contrib model; self-play uses frozen copies of
-the learner's network the same way."""
+"""Trained policies as agents: a policy network picks the legal action it scores highest (or
+samples one). ``ppo:PATH`` loads any saved stable-baselines3 / sb3-contrib model whose policy
+scores actions: actor-critic ones (MaskablePPO, PPO, A2C, TRPO) by their logits, Q-networks
+(DQN, QR-DQN) by their action values. Self-play uses frozen copies of the learner's network the
+same way."""
 
 from __future__ import annotations
 
@@ -32,9 +34,14 @@ class PolicyNetAgent:
         self.rng = np.random.default_rng(seed)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
+        """The network's score of every action: actor logits, or Q-values for a Q-network."""
         policy, torch = self.policy, self._torch
         with torch.no_grad():
             obs = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
+            if hasattr(policy, "q_net"):  # DQN
+                return policy.q_net(obs)[0].numpy().astype(np.float64)
+            if hasattr(policy, "quantile_net"):  # QR-DQN: the mean over quantiles
+                return policy.quantile_net(obs)[0].mean(dim=0).numpy().astype(np.float64)
             features = policy.extract_features(obs, policy.pi_features_extractor)
             latent = policy.mlp_extractor.forward_actor(features)
             return policy.action_net(latent)[0].numpy().astype(np.float64)
@@ -48,22 +55,45 @@ class PolicyNetAgent:
         return int(legal[self.rng.choice(len(legal), p=p / p.sum())])
 
 
-def load_model(path: str | Path):
-    """Load a saved MaskablePPO model on the CPU."""
+def _model_path(path: str | Path) -> Path:
     path = Path(path)
     if not path.exists() and path.with_suffix(".zip").exists():
         path = path.with_suffix(".zip")
     if not path.exists():
         raise ValueError(f"no saved model at {str(path)!r}")
+    return path
+
+
+def load_model(path: str | Path):
+    """Load a saved MaskablePPO model on the CPU."""
     import torch
     from sb3_contrib import MaskablePPO
 
     torch.set_num_threads(1)
-    return MaskablePPO.load(path, device="cpu")
+    return MaskablePPO.load(_model_path(path), device="cpu")
+
+
+def load_policy(path: str | Path):
+    """The policy network of any saved sb3 / sb3-contrib model, rebuilt from the zip alone
+    (no algorithm object, so it does not matter which algorithm trained it)."""
+    import torch
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    torch.set_num_threads(1)
+    path = _model_path(path)
+    data, params, _ = load_from_zip_file(path, device="cpu")
+    if not data or "policy_class" not in data or "policy" not in params:
+        raise ValueError(f"{str(path)!r} is not a saved stable-baselines3 model")
+    policy_class = data["policy_class"]
+    if "lstm" in policy_class.__name__.lower():
+        raise ValueError(f"{str(path)!r}: recurrent policies ({policy_class.__name__}) are not supported")
+    policy = policy_class(data["observation_space"], data["action_space"], lambda _: 0.0, **data.get("policy_kwargs", {}))
+    policy.load_state_dict(params["policy"])
+    return policy
 
 
 class PPOAgent(PolicyNetAgent):
-    """A saved MaskablePPO model (``ppo:PATH``); deterministic by default."""
+    """A saved sb3 / sb3-contrib model (``ppo:PATH``); deterministic by default."""
 
     def __init__(self, path: str | Path, deterministic: bool = True) -> None:
-        super().__init__(load_model(path).policy, name=f"ppo:{path}", deterministic=deterministic)
+        super().__init__(load_policy(path), name=f"ppo:{path}", deterministic=deterministic)

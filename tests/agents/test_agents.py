@@ -8,6 +8,7 @@ import pytest
 
 from agents import HeuristicAgent, RandomAgent, make_agent
 from agents.human import HumanAgent
+from agents.tournament import run_tournament
 from phase10_env import PlayerObservation, raw_env
 from phase10_env.actions import DISCARD_FIRST, DRAW_DECK, DRAW_DISCARD, HIT_WILD_HIGH, MELD_IDS, hit_id
 from phase10_env.engine import Game, build_game, card
@@ -123,3 +124,25 @@ def test_human_agent_shows_moves_in_words_and_asks_again_on_bad_input() -> None:
     assert "your hand: R1 R2 R4" in text and "take G12 from the discard pile" in text
     assert text.count("Please type a number from 1 to 2") == 2
     assert "R3" not in text.replace("player_1", "")  # the other hand stays hidden
+
+
+@pytest.mark.parametrize("algorithm", ["PPO", "A2C", "DQN"])
+def test_any_saved_sb3_model_plays_as_ppo_path(tmp_path, algorithm: str) -> None:
+    """Models trained without masks (plain sb3 algorithms, illegal actions penalised) still
+    play legal moves only: the agent masks their scores."""
+    import gymnasium
+    import stable_baselines3
+
+    env = gymnasium.make("phase10_env/Phase10-v0", num_players=2, illegal_action="penalize", phases_to_win=1)
+    cls = getattr(stable_baselines3, algorithm)
+    kwargs = {"PPO": {"n_steps": 32, "batch_size": 32}, "A2C": {"n_steps": 32}, "DQN": {"learning_starts": 16}}[algorithm]
+    cls("MlpPolicy", env, device="cpu", policy_kwargs={"net_arch": [16]}, **kwargs).learn(64).save(tmp_path / "model")
+    result = run_tournament([f"ppo:{tmp_path / 'model.zip'}", "random"], 2, games=2, seed=0, workers=1,
+                            progress=False, rules={"phases_to_win": 1})
+    assert [s.games for s in result.entry_stats()] == [2, 2]
+
+
+def test_a_file_that_is_no_model_is_a_clear_error(tmp_path) -> None:
+    (tmp_path / "notes.zip").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="notes.zip"):
+        make_agent(f"ppo:{tmp_path / 'notes.zip'}")
