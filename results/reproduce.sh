@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Re-creates every figure in this folder (and in the README's results table).
-# Usage: results/reproduce.sh [bench|heuristic|default|strong|all]   (default: all)
+# Usage: results/reproduce.sh [bench|heuristic|vecenv|default|strong|all]   (default: all)
 # Times on the 2-core reference machine: bench ~1.5 min, heuristic ~15 min,
-# default ~5 min, strong ~1.5 h.
+# vecenv ~5 min, default ~5 min, strong ~1.5 h.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -31,6 +31,18 @@ if [[ $what == heuristic || $what == all ]]; then
   # family of tests this size makes now and then.
   log=results/heuristic_mirror_6p_confirm.txt; : > "$log"
   run phase10 eval --agents heuristic --players 6 --games 1200 --seed 16 --json results/heuristic_mirror_6p_confirm.json
+  # Speed: full heuristic-vs-heuristic games per second on one process.
+  log=results/heuristic_speed.txt; : > "$log"
+  for n in 2 4; do run phase10 eval --agents heuristic --players $n --games 300 --seed 20 --workers 1; done
+fi
+
+if [[ $what == vecenv || $what == all ]]; then
+  # Learner steps/s of MaskablePPO (default config, 40k steps) by vector env kind and size.
+  log=results/vecenv.txt; : > "$log"
+  for kind in dummy:8 dummy:2 subproc:2 subproc:8; do
+    run python train.py "name=vecenv_${kind/:/_}" "vec_env.kind=${kind%:*}" "vec_env.num_envs=${kind#*:}" \
+      total_timesteps=40000 eval.every=0 eval.final_games=20
+  done
 fi
 
 # Train a config from scratch; keep its log, wall time, final evaluation and learning curve.
