@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
 
-run() { echo "+ $*"; "$@" | tee -a "$log"; }  # progress bars (stderr) stay on the terminal
+run() { echo "+ $*" | tee -a "$log"; "$@" | tee -a "$log"; }  # progress bars (stderr) stay on the terminal
 
 if [[ $what == bench || $what == all ]]; then
   log=results/bench.txt; : > "$log"
@@ -57,4 +57,10 @@ train() {
 }
 
 if [[ $what == default || $what == all ]]; then train default; fi
-if [[ $what == strong || $what == all ]]; then train strong; fi
+if [[ $what == strong || $what == all ]]; then
+  train strong
+  # The checkpoint the training kept as best, on games it was not chosen on.
+  log=results/train_strong_best_eval.txt; : > "$log"
+  run phase10 eval --agents ppo:runs/strong/best_model.zip heuristic --games 1000 --seed 11 \
+    --json results/train_strong_best_eval.json
+fi
