@@ -33,6 +33,8 @@ Nothing here depends on hidden cards: other hands and the draw pile's order ente
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from .actions import GROUPS_PER_SEAT, MAX_SEATS
@@ -149,7 +151,9 @@ class ObservationEncoder:
     The seat blocks are kept up to date between moves (the env calls :meth:`after_move` and
     :meth:`set_pending`), so an observation costs a few array copies. They are stored twice
     over (seat ``s`` at block ``s`` and ``s + n``), so any observer's seat order is one
-    contiguous slice. :meth:`refresh_all` rebuilds them from the game.
+    contiguous slice. :meth:`refresh_all` rebuilds them from the game. Single values are
+    written through an ``array('f')`` sharing the numpy buffer (a third of the cost of a numpy
+    item write); slices through the numpy view.
     """
 
     def __init__(self, game: Game, planning: bool = False) -> None:
@@ -157,7 +161,10 @@ class ObservationEncoder:
         self.planning = planning
         n = game.num_players
         self._used = n * SEAT_BLOCK
-        self._flat = np.zeros(2 * self._used, dtype=np.float32)
+        self._items = array("f", bytes(8 * self._used))  # 4 bytes per float, two copies
+        self._flat = np.frombuffer(self._items, dtype=np.float32)
+        self._cards = np.zeros(_CARD_PARTS, dtype=np.uint8)  # the four card-count parts, as bytes
+        self._card_bytes = memoryview(self._cards)
         self._pending: list[float] | None = None
         self._to_act = -1
         self.refresh_all()
@@ -210,7 +217,7 @@ class ObservationEncoder:
         if events and any(type(e) is HandEnded for e in events):
             self.refresh_all()
             return
-        g, flat = self.game, self._flat
+        g, flat = self.game, self._items
         i = mover * SEAT_BLOCK + _HAND_SIZE
         flat[i] = flat[i + self._used] = g.hand_sizes[mover]
         kind = type(move)
@@ -240,12 +247,15 @@ class ObservationEncoder:
 
     def observe(self, seat: int) -> np.ndarray:
         g = self.game
-        out = np.empty(OBS_SIZE, dtype=np.float32)
-        out[_SEATS_START + self._used:] = 0.0  # absent seats, pending meld, stage, game
+        out = np.zeros(OBS_SIZE, dtype=np.float32)
         pile = g.discard_pile
-        # The four card-count parts are adjacent: join their bytes and convert once.
-        counts = g.hands[seat] + _ONE_HOT[pile[-1] if pile else NUM_KINDS] + g.discard_counts + g.table_counts
-        out[:_CARD_PARTS] = np.frombuffer(counts, dtype=np.uint8)
+        # The four card-count parts are adjacent: gather their bytes, then convert once.
+        cards = self._card_bytes
+        cards[_HAND] = g.hands[seat]
+        cards[_TOP] = _ONE_HOT[pile[-1] if pile else NUM_KINDS]
+        cards[_DISCARDS] = g.discard_counts
+        cards[_TABLE] = g.table_counts
+        out[:_CARD_PARTS] = self._cards
         start = seat * SEAT_BLOCK
         out[_SEATS_START:_SEATS_START + self._used] = self._flat[start:start + self._used]
         stage = g.stage
