@@ -64,15 +64,6 @@ def _model_path(path: str | Path) -> Path:
     return path
 
 
-def load_model(path: str | Path):
-    """Load a saved MaskablePPO model on the CPU."""
-    import torch
-    from sb3_contrib import MaskablePPO
-
-    torch.set_num_threads(1)
-    return MaskablePPO.load(_model_path(path), device="cpu")
-
-
 def load_policy(path: str | Path):
     """The policy network of any saved sb3 / sb3-contrib model, rebuilt from the zip alone
     (no algorithm object, so it does not matter which algorithm trained it)."""
@@ -85,7 +76,7 @@ def load_policy(path: str | Path):
     if not data or "policy_class" not in data or "policy" not in params:
         raise ValueError(f"{str(path)!r} is not a saved stable-baselines3 model")
     policy_class = data["policy_class"]
-    if "lstm" in policy_class.__name__.lower():
+    if "Recurrent" in policy_class.__name__:  # needs its hidden state carried between steps
         raise ValueError(f"{str(path)!r}: recurrent policies ({policy_class.__name__}) are not supported")
     policy = policy_class(data["observation_space"], data["action_space"], lambda _: 0.0, **data.get("policy_kwargs", {}))
     policy.load_state_dict(params["policy"])

@@ -263,9 +263,9 @@ class TrainingRun:
         else:
             model = self._new_model(venv)
             if cfg.init_from:
-                from .ppo_agent import load_model
+                from .ppo_agent import load_policy
 
-                model.policy.load_state_dict(load_model(cfg.init_from).policy.state_dict())
+                model.policy.load_state_dict(load_policy(cfg.init_from).state_dict())
                 print(f"policy initialised from {cfg.init_from}")
             elif cfg.imitation.teacher:
                 self.imitate(model)

@@ -56,6 +56,22 @@ def test_tiny_run_trains_resumes_and_evaluates(tmp_path, capsys) -> None:
     assert steps and steps[-1] < 1024, "so --resume can only continue the new run"
 
 
+def test_a_run_can_start_from_a_saved_policy(tmp_path) -> None:
+    """``init_from`` copies a saved model's weights into the new learner (with a zero learning
+    rate they come out of training unchanged)."""
+    import torch
+
+    from agents.ppo_agent import load_policy
+
+    TrainingRun(load_config(None, TINY + ["name=source", "total_timesteps=256", "eval.every=0"]), runs_dir=tmp_path).train()
+    source = tmp_path / "source" / "model.zip"
+    TrainingRun(load_config(None, TINY + ["name=warm", "total_timesteps=256", "eval.every=0", "ppo.learning_rate=0",
+                                          f"init_from={source}"]), runs_dir=tmp_path).train()
+    before, after = (load_policy(p).state_dict() for p in (source, tmp_path / "warm" / "model.zip"))
+    assert before.keys() == after.keys()
+    assert all(torch.equal(before[k], after[k]) for k in before)
+
+
 def test_resume_without_a_checkpoint_is_a_clear_error(tmp_path) -> None:
     cfg = load_config(None, TINY + ["name=empty"])
     with pytest.raises(ValueError, match="nothing to resume"):
