@@ -126,16 +126,18 @@ def test_human_agent_shows_moves_in_words_and_asks_again_on_bad_input() -> None:
     assert "R3" not in text.replace("player_1", "")  # the other hand stays hidden
 
 
-@pytest.mark.parametrize("algorithm", ["PPO", "A2C", "DQN"])
+@pytest.mark.parametrize("algorithm", ["PPO", "A2C", "DQN", "QRDQN"])
 def test_any_saved_sb3_model_plays_as_ppo_path(tmp_path, algorithm: str) -> None:
-    """Models trained without masks (plain sb3 algorithms, illegal actions penalised) still
-    play legal moves only: the agent masks their scores."""
+    """Models trained without masks (plain sb3 / sb3-contrib algorithms, illegal actions
+    penalised) still play legal moves only: the agent masks their scores."""
     import gymnasium
+    import sb3_contrib
     import stable_baselines3
 
     env = gymnasium.make("phase10_env/Phase10-v0", num_players=2, illegal_action="penalize", phases_to_win=1)
-    cls = getattr(stable_baselines3, algorithm)
-    kwargs = {"PPO": {"n_steps": 32, "batch_size": 32}, "A2C": {"n_steps": 32}, "DQN": {"learning_starts": 16}}[algorithm]
+    cls = getattr(stable_baselines3, algorithm, None) or getattr(sb3_contrib, algorithm)
+    kwargs = {"PPO": {"n_steps": 32, "batch_size": 32}, "A2C": {"n_steps": 32}, "DQN": {"learning_starts": 16},
+              "QRDQN": {"learning_starts": 16}}[algorithm]
     cls("MlpPolicy", env, device="cpu", policy_kwargs={"net_arch": [16]}, **kwargs).learn(64).save(tmp_path / "model")
     result = run_tournament([f"ppo:{tmp_path / 'model.zip'}", "random"], 2, games=2, seed=0, workers=1,
                             progress=False, rules={"phases_to_win": 1})
