@@ -59,8 +59,11 @@ train() {
 if [[ $what == default || $what == all ]]; then train default; fi
 if [[ $what == strong || $what == all ]]; then
   train strong
-  # The checkpoint the training kept as best, on games it was not chosen on.
-  log=results/train_strong_best_eval.txt; : > "$log"
-  run phase10 eval --agents ppo:runs/strong/best_model.zip heuristic --games 1000 --seed 11 \
-    --json results/train_strong_best_eval.json
+  # 1,000 more games against the heuristic (seed 11): the final model, deterministic and
+  # sampling, and the checkpoint the training kept as best, on games it was not chosen on.
+  log=results/train_strong_seed11.txt; : > "$log"
+  for agent in ppo:runs/strong/model.zip ppo-sample:runs/strong/model.zip ppo:runs/strong/best_model.zip; do
+    file=${agent%%:*}_$(basename "${agent#*:}" .zip)
+    run phase10 eval --agents "$agent" heuristic --games 1000 --seed 11 --json "results/train_strong_seed11_${file}.json"
+  done
 fi
