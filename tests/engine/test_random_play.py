@@ -159,6 +159,14 @@ def check_cards(game: Game, counters: bool = True) -> None:
 _validator = None
 
 
+def saved_and_loaded(game: Game) -> tuple[dict, Game]:
+    """The game's state (checked against the schema) and a game loaded from it through JSON
+    text; a state that does not load raises ``ValueError``."""
+    state = game.to_json()
+    validate_schema(state)
+    return state, Game.from_json(json.loads(json.dumps(state)))
+
+
 def validate_schema(state: dict) -> None:
     """Validate against state_schema.json, if another developer has written it yet."""
     global _validator
@@ -648,9 +656,7 @@ def play_checked(n: int, rules: RulesConfig, seed: int, *, snapshots: int = 2, l
     snap_prob = snapshots / 400.0
     full = level == "full"
     if full:
-        state = game.to_json()
-        validate_schema(state)
-        snaps.append((0, Game.from_json(json.loads(json.dumps(state)))))
+        snaps.append((0, saved_and_loaded(game)[1]))
     moves = []
     try:
         while not game.is_over:
@@ -658,10 +664,8 @@ def play_checked(n: int, rules: RulesConfig, seed: int, *, snapshots: int = 2, l
             assert legal
             move = legal[int(rng.integers(len(legal)))]
             if full and len(snaps) <= snapshots and check_rng.random() < snap_prob:
-                state = game.to_json()
-                validate_schema(state)
                 try:
-                    clone = Game.from_json(json.loads(json.dumps(state)))
+                    state, clone = saved_and_loaded(game)
                 except ValueError as e:
                     raise AssertionError(f"the state after move {len(moves)} does not load back: {e}") from e
                 assert clone.to_json() == state, "from_json(to_json()) is not the same state"
@@ -671,10 +675,8 @@ def play_checked(n: int, rules: RulesConfig, seed: int, *, snapshots: int = 2, l
             events = checker.step(move)
             moves.append(move)
             if tie_loads is not None and any(isinstance(e, TieReplay) for e in events):
-                state = game.to_json()
-                validate_schema(state)
                 try:
-                    clone = Game.from_json(json.loads(json.dumps(state)))
+                    state, clone = saved_and_loaded(game)
                 except ValueError as e:
                     tie_loads.append(f"{n} players, rules {rules.to_dict()}, seed {seed}, after move {len(moves)}: {e}")
                 else:
@@ -974,10 +976,8 @@ def test_finished_game_state_round_trips():
             rules = load_rules(variant, phases_to_win=k)
             game, _ = play_plain(n, rules, seed)
             played += 1
-            final = game.to_json()
-            validate_schema(final)
             try:
-                again = Game.from_json(json.loads(json.dumps(final)))
+                final, again = saved_and_loaded(game)
             except ValueError as e:
                 failures.append(f"{n} players, {variant} phases_to_win={k}, seed {seed}: {e}")
                 continue
