@@ -21,7 +21,7 @@ from .actions import (
     hit_id,
     skip_id,
 )
-from .engine.cards import NUM_NATURALS, NUM_NUMBERS, NUMBER_OF, SKIP, WILD
+from .engine.cards import NUM_NATURALS, NUM_NUMBERS, NUMBER_OF, PRESENT, SKIP, WILD
 from .engine.game import DRAW, GAME_OVER, PLAY, Game
 from .engine.moves import Discard, Draw, Hit, LayDown, Move
 from .engine.phases import GroupKind, Meld
@@ -35,9 +35,6 @@ def _partner(melds: tuple[Meld, ...], pending: Meld) -> Meld | None:
         if melds[1] == pending:
             return melds[0]
     return None
-
-
-_NONZERO = bytes([0] + [1] * 255)  # bytes.translate table: a count becomes 0 or 1
 
 
 def fill_mask(game: Game, pending: Meld | None, out: bytearray | np.ndarray) -> None:
@@ -65,7 +62,7 @@ def fill_mask(game: Game, pending: Meld | None, out: bytearray | np.ndarray) -> 
                 out[MELD_IDS[meld]] = 1
     else:
         _fill_hits(game, seat, hand, out)
-    out[DISCARD_FIRST:DISCARD_WILD + 1] = hand[:WILD + 1].translate(_NONZERO)
+    out[DISCARD_FIRST:DISCARD_WILD + 1] = hand[:WILD + 1].translate(PRESENT)
     if hand[SKIP]:
         targets = game.skip_targets()
         n = game.num_players

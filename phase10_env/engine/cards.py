@@ -27,6 +27,9 @@ NUM_KINDS = NUM_NATURALS + 2
 DECK_COUNTS: tuple[int, ...] = (2,) * NUM_NATURALS + (8, 4)
 DECK_SIZE = sum(DECK_COUNTS)
 
+#: ``bytes.translate`` table that turns per-kind counts into 0/1 presence flags.
+PRESENT = bytes([0] + [1] * 255)
+
 
 def card(number: int, colour: int) -> int:
     """The kind of a coloured number card (number 1-12, colour 0-3)."""

@@ -29,6 +29,7 @@ from .cards import (
     NUM_NATURALS,
     NUM_NUMBERS,
     NUMBER_OF,
+    PRESENT,
     WILD,
     cards_text,
 )
@@ -242,15 +243,13 @@ def colour_supply(hand: Sequence[int]) -> list[int]:
 
 _POPCOUNT = bytes(bin(i).count("1") for i in range(1 << NUM_NUMBERS))
 _NUMBERS = range(1, NUM_NUMBERS + 1)
-_NONZERO = bytes([0] + [1] * 255)  # bytes.translate table: a count becomes 0 or 1
 #: Bit mask of the numbers present, keyed by a supply's 0/1 pattern (index 0 first).
 _PRESENCE: dict[bytes, int] = {bytes([0] + [(m >> i) & 1 for i in range(NUM_NUMBERS)]): m for m in range(1 << NUM_NUMBERS)}
 
 
 def presence(supply: list[int]) -> int:
     """Bit mask of the numbers a :func:`number_supply` holds (bit n-1 for number n)."""
-    return _PRESENCE[bytes(supply).translate(_NONZERO)]
-
+    return _PRESENCE[bytes(supply).translate(PRESENT)]
 
 
 @lru_cache(maxsize=None)
