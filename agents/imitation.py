@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 from tqdm import tqdm
@@ -87,8 +87,7 @@ def collect(teacher: str, games: int, num_players: int, rules, rewards, seed: in
                 for part in pool.imap(_play, jobs, chunksize=2):
                     parts.append(part)
                     bar.update()
-    return Demonstrations(*(np.concatenate([getattr(p, f) for p in parts]) for f in
-                            ("observations", "masks", "actions", "returns")))
+    return join(*parts)
 
 
 def pretrain(policy, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int) -> dict:
@@ -127,6 +126,6 @@ def pretrain(policy, demos: Demonstrations, epochs: int, batch_size: int, learni
     return {"samples": n, "history": history, **history[-1]}
 
 
-def join(a: Demonstrations, b: Demonstrations) -> Demonstrations:
-    return Demonstrations(*(np.concatenate([getattr(a, f), getattr(b, f)]) for f in
-                            ("observations", "masks", "actions", "returns")))
+def join(*parts: Demonstrations) -> Demonstrations:
+    """The demonstrations of all ``parts`` in one set."""
+    return Demonstrations(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Demonstrations)))

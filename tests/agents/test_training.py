@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from agents.registry import make_agent
@@ -76,3 +77,22 @@ def test_resume_without_a_checkpoint_is_a_clear_error(tmp_path) -> None:
     cfg = load_config(None, TINY + ["name=empty"])
     with pytest.raises(ValueError, match="nothing to resume"):
         TrainingRun(cfg, runs_dir=tmp_path).train(resume=True)
+
+
+def test_imitation_records_legal_teacher_choices_and_warm_starts_a_run(tmp_path) -> None:
+    """The heuristic's recorded choices are legal in the positions they were made in; a run
+    with a teacher fits them first (with a DAgger round) and reports how many it matched."""
+    from agents.imitation import collect
+
+    demos = collect("heuristic", 2, 2, {"phases_to_win": 1}, "outcome", seed=0, gamma=0.99, workers=1)
+    assert len(demos) > 0 and demos.observations.shape == (len(demos), 637)
+    assert demos.masks[np.arange(len(demos)), demos.actions].all(), "every label is an unmasked action"
+    assert np.all(np.abs(demos.returns) <= 1.0)
+
+    cfg = load_config(None, TINY + ["name=taught", "total_timesteps=256", "eval.every=0", "imitation.teacher=heuristic",
+                                    "imitation.games=2", "imitation.epochs=1", "imitation.dagger_rounds=1",
+                                    "imitation.dagger_games=1", "imitation.dagger_epochs=1"])
+    TrainingRun(cfg, runs_dir=tmp_path).train()
+    report = json.loads((tmp_path / "taught" / "imitation.json").read_text())
+    assert report["dagger"][0]["samples"] > report["samples"] > 0, "the DAgger round adds the positions it reached"
+    assert 0.0 <= report["dagger"][0]["accuracy"] <= 1.0
