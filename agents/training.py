@@ -154,9 +154,13 @@ class TrainingRun:
         self.checkpoints.mkdir(parents=True, exist_ok=True)
         path = self.checkpoints / f"step_{model.num_timesteps:010d}.zip"
         model.save(path)
+        self.save_state()
+        return path
+
+    def save_state(self) -> None:
+        """What a resumed run needs besides the model: the pool's snapshots and the curve."""
         (self.dir / "state.json").write_text(json.dumps({"pool_snapshots": self.pool_snapshots,
                                                          "curve": [p.__dict__ for p in self.curve]}, indent=1))
-        return path
 
     def add_snapshot(self, model) -> None:
         import torch
@@ -284,7 +288,7 @@ class TrainingRun:
         venv.close()
         summary = self._summary(model, final, model.num_timesteps - first_step, learn_seconds, venv.env_seconds)
         (self.dir / "eval.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-        self.save_checkpoint(model)
+        self.save_state()  # the curve now ends with the final evaluation
         self.plot_curve()
         print(summary_table(summary))
         return summary
