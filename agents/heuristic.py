@@ -140,8 +140,9 @@ class HeuristicAgent:
         skips = [m for m in discards if m.card == SKIP]
         if skips:
             return min(skips, key=lambda m: self._skip_priority(view, m.target))
-        feeds = self._feeding(view) if self.config.avoid_feeding else (lambda card: 0)
-        safe = self._thrown_away(view) if self.config.read_pile else (lambda card: 0)
+        nxt = _NextPlayer(view)
+        feeds = self._feeding(view, nxt) if self.config.avoid_feeding else (lambda card: 0)
+        safe = self._thrown_away(view, nxt) if self.config.read_pile else (lambda card: 0)
         keep = (lambda card: ()) if view.me.laid else self._phase_cost(view)
 
         def cost(card: int) -> tuple[int, ...]:
@@ -172,25 +173,21 @@ class HeuristicAgent:
 
         return cost
 
-    def _feeding(self, view: SeatView) -> Callable[[int], int]:
+    def _feeding(self, view: SeatView, nxt: _NextPlayer) -> Callable[[int], int]:
         """How much discarding a card would help the next player: 2 if it is down and could
         hit the card, 1 for a number (colour) it has been taking from the discard pile."""
-        nxt = view.players[_next_active(view)]
         if nxt.laid:
             return lambda card: 2 if _fits_anywhere(card, view.table) else 0
-        key = COLOUR_OF if _is_colour(nxt.phase) else NUMBER_OF
-        wanted = {key[c] for c in nxt.taken_from_discard if c < WILD}
+        key, wanted = nxt.key, nxt.wanted
         return lambda card: 1 if key[card] in wanted else 0
 
-    def _thrown_away(self, view: SeatView) -> Callable[[int], int]:
+    def _thrown_away(self, view: SeatView, nxt: _NextPlayer) -> Callable[[int], int]:
         """1 for a card of the number (colour) of the pile's top two cards when the next player
         is the only other one and not down: it discarded or passed them, so seldom wants one."""
-        nxt = view.players[_next_active(view)]
         if nxt.laid or sum(p.active for p in view.players) != 2:
             return lambda card: 0
-        key = COLOUR_OF if _is_colour(nxt.phase) else NUMBER_OF
-        wanted = {key[c] for c in nxt.taken_from_discard if c < WILD}
-        safe = {key[c] for c in view.discard_pile[-2:] if c < WILD} - wanted
+        key = nxt.key
+        safe = {key[c] for c in view.discard_pile[-2:] if c < WILD} - nxt.wanted
         return lambda card: 1 if card < WILD and key[card] in safe else 0
 
     def _skip_priority(self, view: SeatView, target: int | None) -> tuple:
@@ -200,6 +197,17 @@ class HeuristicAgent:
             return (view.relative(target),)
         p = view.players[target]
         return (-p.phases_completed, p.score, view.relative(target))
+
+
+class _NextPlayer:
+    """What the next player to act shows of its wants: whether it is down, what a card is to
+    its phase (number, or colour for a colour phase), and the ones it took from the pile."""
+
+    def __init__(self, view: SeatView) -> None:
+        p = view.players[_next_active(view)]
+        self.laid = p.laid
+        self.key = COLOUR_OF if _is_colour(p.phase) else NUMBER_OF
+        self.wanted = {self.key[c] for c in p.taken_from_discard if c < WILD}
 
 
 # ---------------------------------------------------------------------- phase progress
