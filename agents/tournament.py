@@ -199,12 +199,13 @@ class TournamentResult:
             t["flagged"] = t["p_value"] < 0.05 / len(tests)
         return tests
 
-    def bias_report(self) -> list[str]:
-        """The flagged bias tests, in words."""
+    def bias_report(self, tests: list[dict[str, Any]] | None = None) -> list[str]:
+        """The flagged bias tests (of :meth:`bias_tests`, or ``tests`` already run), in words."""
         return [f"{t['agent']}: win rate by {t['position']} {[round(r, 3) for r in t['win_rates']]} "
-                f"(chi2 {t['chi2']:.1f}, p {t['p_value']:.4f})" for t in self.bias_tests() if t["flagged"]]
+                f"(chi2 {t['chi2']:.1f}, p {t['p_value']:.4f})" for t in tests or self.bias_tests() if t["flagged"]]
 
     def to_json(self) -> dict[str, Any]:
+        tests = self.bias_tests()
         return {
             "setup": {**asdict(self.setup), "agents": list(self.setup.agents)},
             "games": len(self.outcomes),
@@ -212,8 +213,8 @@ class TournamentResult:
             "mean_steps": float(np.mean([o.steps for o in self.outcomes])) if self.outcomes else 0.0,
             "truncated_games": sum(o.truncated for o in self.outcomes),
             "agents": [{**asdict(s), "ci95": list(s.ci95)} for s in self.entry_stats()],
-            "bias_tests": self.bias_tests(),
-            "bias_flags": self.bias_report(),
+            "bias_tests": tests,
+            "bias_flags": self.bias_report(tests),
             "timing": {"seconds": self.seconds, "workers": self.workers, "games_per_second": self.games_per_second},
         }
 
@@ -230,7 +231,8 @@ class TournamentResult:
         for s in stats:
             lines.append(f"{s.name:{width}s} {s.games:6d} {s.wins:6d} {s.win_rate:9.3f} "
                          f"[{s.ci95[0]:.3f}, {s.ci95[1]:.3f}] {s.mean_score:8.1f} {s.mean_phases:7.2f}")
-        tests, flags = self.bias_tests(), self.bias_report()
+        tests = self.bias_tests()
+        flags = self.bias_report(tests)
         lowest = min(t["p_value"] for t in tests)
         lines.append(f"seat / turn-order bias (chi-square, Bonferroni 5%): "
                      + ("none" if not flags else "; ".join(flags)) + f" (lowest p {lowest:.3f} of {len(tests)} tests)")
