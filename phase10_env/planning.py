@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine.cards import DECK_COUNTS, NUM_KINDS, NUMBER_OF, SKIP
+from .engine.cards import COLOUR_OF, DECK_COUNTS, NUM_KINDS, NUMBER_OF, SKIP, WILD
 from .engine.game import Game
 from .engine.phases import PHASES, GroupKind, phase_progress
 
@@ -67,7 +67,7 @@ def planning_features(game: Game, seat: int) -> np.ndarray:
         if not hand[kind]:
             continue
         # Sets and runs care only about a card's number, colour groups only about its colour.
-        key = kind if kind >= SKIP - 1 else (kind // 12 if by_colour else NUMBER_OF[kind])
+        key = kind if kind >= WILD else (COLOUR_OF[kind] if by_colour else NUMBER_OF[kind])
         if key not in seen:
             hand[kind] -= 1
             seen[key] = phase_progress(hand, reqs, rule)
