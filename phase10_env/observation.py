@@ -105,17 +105,39 @@ def observation_bounds(features: str) -> tuple[np.ndarray, np.ndarray]:
         return OBS_LOW, OBS_HIGH
     return np.zeros(OBS_SIZE + PLANNING_SIZE, dtype=np.float32), np.concatenate([OBS_HIGH, PLANNING_HIGH])
 
-_HAND, _TOP, _DISCARDS, _TABLE = (OBS_SLICES[k] for k in ("hand", "discard_top", "discard_counts", "table_counts"))
 _SEATS = OBS_SLICES["seats"]
-_SEATS_START = _SEATS.start
-_PENDING, _STAGE, _GAME = OBS_SLICES["pending_meld"], OBS_SLICES["stage"], OBS_SLICES["game"]
-_STAGE_START, _GAME_START = _STAGE.start, _GAME.start
-_CARD_PARTS = _TABLE.stop
-assert (_HAND.start, _TOP.start, _DISCARDS.start, _TABLE.start) == (0, NUM_KINDS, 2 * NUM_KINDS, 3 * NUM_KINDS)
-#: One-hot bytes of each card kind (index ``NUM_KINDS``: none, for an empty discard pile).
-_ONE_HOT = [bytes(k == i for i in range(NUM_KINDS)) for k in range(NUM_KINDS + 1)]
+_CARD_PARTS, _TAIL = _SEATS.start, OBS_SIZE - OBS_SLICES["pending_meld"].start
+# compose() relies on this order: the four card parts, the seat blocks, then the tail.
+assert [name for name, _ in LAYOUT] == ["hand", "discard_top", "discard_counts", "table_counts", "seats",
+                                        "pending_meld", "stage", "game"]
+assert _CARD_PARTS == 4 * NUM_KINDS
+# Offsets inside the tail (pending_meld, stage, game).
+_T_STAGE = OBS_SLICES["stage"].start - OBS_SLICES["pending_meld"].start
+_T_GAME = OBS_SLICES["game"].start - OBS_SLICES["pending_meld"].start
 _HAND_SIZE, _TO_ACT, _LOST_TURN = SEAT_FIELDS["hand_size"], SEAT_FIELDS["to_act"], SEAT_FIELDS["lost_turn"]
 _SKIP_START = SEAT_FIELDS["skip_pending"]
+
+
+def compose_python(out: np.ndarray, hand: bytearray, top: int, discards: bytearray, table: bytearray,
+                   seats: array, start: int, used: int, tail: array) -> None:
+    """Fill ``out`` with ``[hand | one-hot(top) | discards | table | seats[start:start+used] |
+    zeros | tail]`` (``top`` -1: no card). The reference for the compiled ``_compose.compose``,
+    and what runs when that extension is not built."""
+    kinds = len(hand)
+    out[:] = 0.0
+    out[:kinds] = np.frombuffer(hand, dtype=np.uint8)
+    if top >= 0:
+        out[kinds + top] = 1.0
+    out[2 * kinds:3 * kinds] = np.frombuffer(discards, dtype=np.uint8)
+    out[3 * kinds:4 * kinds] = np.frombuffer(table, dtype=np.uint8)
+    out[4 * kinds:4 * kinds + used] = np.frombuffer(seats, dtype=np.float32)[start:start + used]
+    out[len(out) - len(tail):] = np.frombuffer(tail, dtype=np.float32)
+
+
+try:
+    from ._compose import compose  # compiled by setup.py; optional
+except ImportError:
+    compose = compose_python
 
 
 def _group_values(kind: int, value: int, low: int, high: int, size: int) -> list[float]:
@@ -149,11 +171,12 @@ class ObservationEncoder:
     """Builds observations for one game.
 
     The seat blocks are kept up to date between moves (the env calls :meth:`after_move` and
-    :meth:`set_pending`), so an observation costs a few array copies. They are stored twice
+    :meth:`set_pending`), so an observation is one :func:`compose` call. They are stored twice
     over (seat ``s`` at block ``s`` and ``s + n``), so any observer's seat order is one
     contiguous slice. :meth:`refresh_all` rebuilds them from the game. Single values are
     written through an ``array('f')`` sharing the numpy buffer (a third of the cost of a numpy
-    item write); slices through the numpy view.
+    item write); slices through the numpy view. The tail (pending meld, stage, game values) is
+    an ``array('f')`` of its own, written before each observation.
     """
 
     def __init__(self, game: Game, planning: bool = False) -> None:
@@ -163,9 +186,8 @@ class ObservationEncoder:
         self._used = n * SEAT_BLOCK
         self._items = array("f", bytes(8 * self._used))  # 4 bytes per float, two copies
         self._flat = np.frombuffer(self._items, dtype=np.float32)
-        self._cards = np.zeros(_CARD_PARTS, dtype=np.uint8)  # the four card-count parts, as bytes
-        self._card_bytes = memoryview(self._cards)
-        self._pending: list[float] | None = None
+        self._tail = array("f", bytes(4 * _TAIL))  # pending_meld, stage and game values
+        self._pending = False
         self._to_act = -1
         self.refresh_all()
 
@@ -174,7 +196,7 @@ class ObservationEncoder:
             self.refresh_seat(s)
             self.refresh_groups(s)
         self._to_act = self.game.current
-        self._pending = None
+        self.set_pending(None)
 
     def _put(self, s: int, start: int, values: float | list[float]) -> None:
         """Write seat ``s``'s values from offset ``start`` of its block, in both copies."""
@@ -210,7 +232,8 @@ class ObservationEncoder:
 
     def set_pending(self, meld: Meld | None) -> None:
         """A two-group lay-down was started with ``meld`` (or ``None``: none in progress)."""
-        self._pending = None if meld is None else meld_values(meld)
+        self._pending = meld is not None
+        self._tail[:GROUP_VALUES] = array("f", [0.0] * GROUP_VALUES if meld is None else meld_values(meld))
 
     def after_move(self, mover: int, move: Move, events: tuple[Event, ...]) -> None:
         """Bring the seat blocks up to date after the engine played ``move`` for ``mover``."""
@@ -226,7 +249,7 @@ class ObservationEncoder:
         if kind is LayDown:
             self.refresh_seat(mover)
             self.refresh_groups(mover)
-            self._pending = None
+            self.set_pending(None)
         elif kind is Hit:
             self.refresh_groups(move.target)
         elif events or move.target is not None:  # a Skip was aimed or a turn lost
@@ -247,27 +270,17 @@ class ObservationEncoder:
 
     def observe(self, seat: int) -> np.ndarray:
         g = self.game
-        out = np.zeros(OBS_SIZE, dtype=np.float32)
         pile = g.discard_pile
-        # The four card-count parts are adjacent: gather their bytes, then convert once.
-        cards = self._card_bytes
-        cards[_HAND] = g.hands[seat]
-        cards[_TOP] = _ONE_HOT[pile[-1] if pile else NUM_KINDS]
-        cards[_DISCARDS] = g.discard_counts
-        cards[_TABLE] = g.table_counts
-        out[:_CARD_PARTS] = self._cards
-        start = seat * SEAT_BLOCK
-        out[_SEATS_START:_SEATS_START + self._used] = self._flat[start:start + self._used]
-        stage = g.stage
-        if self._pending is not None:
-            out[_PENDING] = self._pending
-            out[_STAGE_START + 2] = 1.0
-        elif stage != GAME_OVER:
-            out[_STAGE_START + stage] = 1.0
-        if g.replay:
-            out[_GAME_START] = 1.0
-        out[_GAME_START + 1] = len(g.draw_pile) / DECK_SIZE
-        out[_GAME_START + 2] = len(pile) / DECK_SIZE
+        tail, stage, pending = self._tail, g.stage, self._pending
+        tail[_T_STAGE] = stage == DRAW
+        tail[_T_STAGE + 1] = stage == PLAY and not pending
+        tail[_T_STAGE + 2] = pending
+        tail[_T_GAME] = g.replay
+        tail[_T_GAME + 1] = len(g.draw_pile) / DECK_SIZE
+        tail[_T_GAME + 2] = len(pile) / DECK_SIZE
+        out = np.empty(OBS_SIZE, dtype=np.float32)
+        compose(out, g.hands[seat], pile[-1] if pile else -1, g.discard_counts, g.table_counts, self._items,
+                seat * SEAT_BLOCK, self._used, tail)
         if self.planning:
             return np.concatenate([out, planning_features(g, seat)])
         return out

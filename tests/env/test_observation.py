@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from phase10_env import OBS_SIZE, OBS_SLICES, raw_env
+from phase10_env import observation
 from phase10_env.engine import Game, build_game, card
 from phase10_env.observation import LAYOUT, OBS_HIGH, SEAT_BLOCK, SEAT_FIELDS, ObservationEncoder
 from tests.env.play import VARIANTS, random_steps
@@ -93,3 +95,22 @@ def test_observation_shows_own_hand_top_discard_and_seats_from_own_side() -> Non
     np.testing.assert_allclose(seats[:3, SEAT_FIELDS["score"]], [0.2, 0.3, 0.1])
     assert seats[0, SEAT_FIELDS["to_act"]] == 1 and seats[3:].sum() == 0
     assert obs[OBS_SLICES["stage"]].tolist() == [1, 0, 0]
+
+
+@pytest.mark.skipif(observation.compose is observation.compose_python, reason="the compiled composer is not built")
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6))
+def test_compiled_composer_builds_what_the_python_reference_builds(seed: int, players: int) -> None:
+    env = raw_env(num_players=players)
+    env.reset(seed=seed)
+
+    def check(env: raw_env) -> None:
+        encoder = env._encoder
+        for seat in range(players):
+            compiled = encoder.observe(seat)
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(observation, "compose", observation.compose_python)
+                np.testing.assert_array_equal(compiled, encoder.observe(seat))
+
+    for _ in random_steps(env, np.random.default_rng(seed), 600, eager=True, on_state=check):
+        pass
