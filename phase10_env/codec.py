@@ -37,17 +37,32 @@ def _partner(melds: tuple[Meld, ...], pending: Meld) -> Meld | None:
     return None
 
 
-def fill_mask(game: Game, pending: Meld | None, out: bytearray | np.ndarray) -> None:
-    """Set ``out`` (zeros, ``NUM_ACTIONS`` bytes or an int8 array) to the current player's
-    legal actions. ``pending`` is the first meld of a lay-down in progress."""
+def _read_only(values: bytes | bytearray) -> np.ndarray:
+    return np.frombuffer(bytes(values), dtype=np.int8)  # an array over ``bytes`` is read-only
+
+
+#: Draw-stage masks, shared: ``_DRAW_MASKS[deck has cards][discard pile's top may be taken]``.
+_DRAW_MASKS = tuple(tuple(_read_only(bytes([deck, discard]) + bytes(NUM_ACTIONS - 2)) for discard in (0, 1))
+                    for deck in (0, 1))
+NO_ACTIONS = _read_only(bytes(NUM_ACTIONS))
+
+
+def legal_mask(game: Game, pending: Meld | None = None) -> np.ndarray:
+    """The current player's legal actions as an int8 array of 0 and 1, read-only because
+    draw-stage masks are shared. ``pending`` is the first meld of a lay-down in progress."""
     stage = game.stage
     if stage == DRAW:
         pile = game.discard_pile
-        out[DRAW_DECK] = 1 if game.draw_pile else 0
-        out[DRAW_DISCARD] = 1 if pile and pile[-1] != SKIP else 0  # game.can_draw_discard()
-        return
+        return _DRAW_MASKS[1 if game.draw_pile else 0][1 if pile and pile[-1] != SKIP else 0]  # can_draw_discard()
     if stage != PLAY:
-        return
+        return NO_ACTIONS
+    out = bytearray(NUM_ACTIONS)
+    _fill_play_mask(game, pending, out)
+    return _read_only(out)
+
+
+def _fill_play_mask(game: Game, pending: Meld | None, out: bytearray) -> None:
+    """Set the play-stage actions of the current player in ``out`` (all zeros)."""
     if pending is not None:
         for melds in game.laydown_options():
             partner = _partner(melds, pending)
@@ -72,7 +87,7 @@ def fill_mask(game: Game, pending: Meld | None, out: bytearray | np.ndarray) -> 
             out[SKIP_NO_EFFECT] = 1
 
 
-def _fill_hits(game: Game, seat: int, hand: bytearray, out: bytearray | np.ndarray) -> None:
+def _fill_hits(game: Game, seat: int, hand: bytearray, out: bytearray) -> None:
     n = game.num_players
     wild = hand[WILD]
     supply = game.number_counts[seat]
@@ -93,13 +108,6 @@ def _fill_hits(game: Game, seat: int, hand: bytearray, out: bytearray | np.ndarr
                     out[base + HIT_WILD_HIGH] = 1
                 if group.kind == GroupKind.RUN and group.accepts(WILD, True):
                     out[base + HIT_WILD_LOW] = 1
-
-
-def legal_mask(game: Game, pending: Meld | None = None) -> np.ndarray:
-    """The current player's legal actions as an int8 array of 0 and 1."""
-    out = bytearray(NUM_ACTIONS)
-    fill_mask(game, pending, out)
-    return np.frombuffer(out, dtype=np.int8)
 
 
 _DRAWS = (Draw(False), Draw(True))

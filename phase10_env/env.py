@@ -9,7 +9,8 @@ action.
   :mod:`phase10_env.actions` for the table.
 * Observation space: ``Dict(observation=Box(637,), action_mask=Box(0, 1, (301,), int8))``; see
   :mod:`phase10_env.observation` for the layout. The mask is also in
-  ``infos[agent]["action_mask"]``; a non-acting agent's mask is all zeros.
+  ``infos[agent]["action_mask"]``; a non-acting agent's mask is all zeros. Masks are read-only
+  arrays (states share them); copy one to change it.
 * Rewards: :mod:`phase10_env.rewards` (default +1 to the winner, -1 to the others at game end).
 * ``terminations`` are all set when the game ends (or, with ``episode="hand"``, when the first
   hand ends); ``truncations`` when ``max_steps`` actions have been taken.
@@ -36,7 +37,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from .actions import NUM_ACTIONS, describe
-from .codec import decode, fill_mask
+from .codec import NO_ACTIONS, decode, legal_mask
 from .engine.config import RulesConfig, load_rules
 from .engine.game import GAME_OVER, Game, check_num_players
 from .engine.moves import GameEnded, HandEnded
@@ -93,7 +94,6 @@ class raw_env(AECEnv, EzPickle):
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self._zero_mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         self._seeder = np.random.default_rng()
         self.game: Game | None = None
 
@@ -138,13 +138,13 @@ class raw_env(AECEnv, EzPickle):
         self._rewards_dirty = False
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {"action_mask": self._zero_mask} for a in self.agents}
-        self._mask = self._zero_mask
+        self.infos = {a: {"action_mask": NO_ACTIONS} for a in self.agents}
+        self._mask = NO_ACTIONS
         self.agent_selection = self.agents[game.current]
         if game.is_over:
             self._finish()
         else:
-            self._update_mask()
+            self._mask = legal_mask(game, None)
             self.infos[self.agent_selection] = {"action_mask": self._mask}
 
     def step(self, action: int | None) -> None:
@@ -180,21 +180,15 @@ class raw_env(AECEnv, EzPickle):
             self._finish(truncated=True)
         if not (self.terminations[agent] or self.truncations[agent]):
             new = self.possible_agents[game.current]
-            self._update_mask()
+            self._mask = legal_mask(game, self._pending)
             if new != agent:
-                self.infos[agent] = {"action_mask": self._zero_mask}
+                self.infos[agent] = {"action_mask": NO_ACTIONS}
                 self.agent_selection = new
             self.infos[new] = {"action_mask": self._mask}
         if self._rewards_dirty:
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
-
-    def _update_mask(self) -> None:
-        """A fresh mask array for the agent to act (earlier masks handed out stay as they were)."""
-        buffer = bytearray(NUM_ACTIONS)
-        fill_mask(self.game, self._pending, buffer)
-        self._mask = np.frombuffer(buffer, dtype=np.int8)
 
     def _check_action(self, agent: str, action: Any) -> int:
         """The action as an int, or a ``ValueError`` saying what is wrong with it (step's fast
@@ -239,8 +233,8 @@ class raw_env(AECEnv, EzPickle):
         done = self.truncations if truncated else self.terminations
         for a in self.agents:
             done[a] = True
-            self.infos[a] = {"action_mask": self._zero_mask}
-        self._mask = self._zero_mask
+            self.infos[a] = {"action_mask": NO_ACTIONS}
+        self._mask = NO_ACTIONS
 
     # ------------------------------------------------------------------ what agents see
 
@@ -248,8 +242,8 @@ class raw_env(AECEnv, EzPickle):
         if self.game is None:
             raise RuntimeError("call reset() before observe()")
         # Once the episode is over ``_mask`` is the zero mask, so the acting agent's is right too.
-        mask = self._mask if agent == self.agent_selection else self._zero_mask
-        return {"observation": self._encoder.observe(self._seat_of[agent]), "action_mask": mask.copy()}
+        mask = self._mask if agent == self.agent_selection else NO_ACTIONS
+        return {"observation": self._encoder.observe(self._seat_of[agent]), "action_mask": mask}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """The legal-action mask of ``agent`` (default: the agent to act)."""
