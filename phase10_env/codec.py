@@ -37,8 +37,11 @@ def _partner(melds: tuple[Meld, ...], pending: Meld) -> Meld | None:
     return None
 
 
+_INT8 = np.dtype(np.int8)  # a dtype object, positional: the cheapest way to name it per call
+
+
 def _read_only(values: bytes | bytearray) -> np.ndarray:
-    return np.frombuffer(bytes(values), dtype=np.int8)  # an array over ``bytes`` is read-only
+    return np.frombuffer(bytes(values), _INT8)  # an array over ``bytes`` is read-only
 
 
 #: Draw-stage masks, shared: ``_DRAW_MASKS[deck has cards][discard pile's top may be taken]``.
