@@ -180,11 +180,12 @@ class raw_env(AECEnv, EzPickle):
             self._finish(truncated=True)
         if not (self.terminations[agent] or self.truncations[agent]):
             new = self.possible_agents[game.current]
-            self._mask = legal_mask(game, self._pending)
+            self._mask = mask = legal_mask(game, self._pending)
+            infos = self.infos
             if new != agent:
-                self.infos[agent] = {"action_mask": NO_ACTIONS}
+                infos[agent]["action_mask"] = NO_ACTIONS
                 self.agent_selection = new
-            self.infos[new] = {"action_mask": self._mask}
+            infos[new]["action_mask"] = mask
         if self._rewards_dirty:
             self._accumulate_rewards()
         if self.render_mode == "human":
