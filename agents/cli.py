@@ -104,8 +104,10 @@ def cmd_play(args: argparse.Namespace) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
-    from phase10_env.benchmark import engine_benchmark, run_benchmark, summary_table
+    from phase10_env.benchmark import compiled_parts, engine_benchmark, run_benchmark, summary_table
 
+    compiled = compiled_parts()
+    print("compiled parts: " + ", ".join(f"{name} {'yes' if built else 'NO (pure Python)'}" for name, built in compiled.items()))
     results = run_benchmark(args.seconds, tuple(args.players), seed=args.seed)
     print(summary_table(results))
     engine = engine_benchmark(args.seconds, tuple(args.players), seed=args.seed)
@@ -114,7 +116,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
               f"{row['games_per_second']:.2f} full games/s ({row['games']} games)")
     if args.json:
         Path(args.json).write_text(json.dumps({"env": [r.__dict__ | {"steps_per_second": r.steps_per_second} for r in results],
-                                               "engine": engine}, indent=2))
+                                               "engine": engine, "compiled": compiled}, indent=2))
         print(f"wrote {args.json}")
 
 

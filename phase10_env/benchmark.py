@@ -63,6 +63,16 @@ class RandomPlay:
         self.seconds += time.perf_counter() - start
 
 
+def compiled_parts() -> dict[str, bool]:
+    """Which optional C versions (setup.py) this install runs; without them the pure-Python
+    reference code runs, slower."""
+    from . import observation
+    from .engine import phases
+
+    return {"lay-down search": phases._search is not None,
+            "observation composer": observation.compose is not observation.compose_python}
+
+
 def benchmark_targets(players: tuple[int, ...] = (2, 6), include_connect_four: bool = True) -> dict[str, Callable[[], object]]:
     from . import env, raw_env
 

@@ -76,6 +76,20 @@ def test_a_turn_is_draw_then_discard_by_the_same_agent() -> None:
     assert env.infos["player_1"]["action_mask"][DRAW_DECK] == 1
 
 
+def test_masks_handed_out_are_read_only_and_keep_their_state() -> None:
+    env = raw_env(num_players=2)
+    env.reset(seed=3)
+    draw_mask = env.observe("player_0")["action_mask"]
+    with pytest.raises(ValueError, match="read-only"):
+        draw_mask[DRAW_DECK] = 0  # states share masks: changing one would corrupt others
+    env.step(DRAW_DECK)
+    play_mask = env.last()[0]["action_mask"]
+    assert draw_mask[DRAW_DECK] == 1 and play_mask[DRAW_DECK] == 0  # the first mask still tells its state
+    mine = play_mask.copy()
+    mine[:] = 0  # a copy is the user's to change
+    assert env.action_mask("player_0").sum() > 0
+
+
 def test_a_skipped_turn_passes_without_an_action() -> None:
     game = build_game(["S R1 R2", "R3 R4"], discard="G12")
     env = env_at(game)
