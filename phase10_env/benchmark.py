@@ -2,7 +2,10 @@
 PettingZoo's ``connect_four_v3`` (needs ``pygame``), raw and with ``env()``.
 
 Every environment runs the same loop: ``agent_iter`` / ``last`` / a uniform choice among the
-unmasked actions / ``step``, resetting at each game end, for a fixed time.
+unmasked actions / ``step``, resetting at each game end, for a fixed time. The loop keeps its
+own cost small, as it is paid by every environment alike and would hide their differences:
+``mask.nonzero()[0]`` finds the unmasked actions (``np.flatnonzero``'s Python wrapper costs
+about 2.5 us more per step, which is more than computing a Phase 10 mask).
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ class RandomPlay:
                 if term or trunc:
                     action = None
                 else:
-                    legal = np.flatnonzero(obs["action_mask"])
+                    legal = obs["action_mask"].nonzero()[0]
                     action = int(legal[int(rng.random() * len(legal))])
                 env.step(action)
                 steps += 1
