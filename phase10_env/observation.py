@@ -39,6 +39,7 @@ import numpy as np
 
 from .actions import GROUPS_PER_SEAT, MAX_SEATS
 from .engine.cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, NUM_NUMBERS
+from .engine.compiled import load
 from .engine.game import DRAW, GAME_OVER, PLAY, Game
 from .engine.moves import Draw, Event, HandEnded, Hit, LayDown, Move
 from .engine.phases import GroupKind, Meld, TableGroup
@@ -135,10 +136,8 @@ def compose_python(out: np.ndarray, hand: bytearray, top: int, discards: bytearr
     out[len(out) - len(tail):] = np.frombuffer(tail, dtype=np.float32)
 
 
-try:
-    from ._compose import compose  # compiled by setup.py; optional
-except ImportError:
-    compose = compose_python
+_compiled = load("phase10_env._compose")
+compose = compose_python if _compiled is None else _compiled.compose
 
 
 def _group_values(kind: int, value: int, low: int, high: int, size: int) -> list[float]:

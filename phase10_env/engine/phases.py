@@ -33,11 +33,9 @@ from .cards import (
     WILD,
     cards_text,
 )
+from .compiled import load
 
-try:
-    from . import _search  # the compiled lay-down search (setup.py); optional
-except ImportError:
-    _search = None
+_search = load("phase10_env.engine._search")  # the compiled lay-down search, if built
 
 
 class GroupKind(IntEnum):
