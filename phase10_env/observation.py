@@ -117,23 +117,26 @@ _T_STAGE = OBS_SLICES["stage"].start - OBS_SLICES["pending_meld"].start
 _T_GAME = OBS_SLICES["game"].start - OBS_SLICES["pending_meld"].start
 _HAND_SIZE, _TO_ACT, _LOST_TURN = SEAT_FIELDS["hand_size"], SEAT_FIELDS["to_act"], SEAT_FIELDS["lost_turn"]
 _SKIP_START = SEAT_FIELDS["skip_pending"]
-_FLOAT32 = np.dtype(np.float32)  # a dtype object, positional: the cheapest way to name it per call
+# dtype objects, positional: the cheapest way to name them per call
+_FLOAT32, _UINT8 = np.dtype(np.float32), np.dtype(np.uint8)
+
+
+#: One-hot bytes of each card kind; index -1 (an empty discard pile): all zeros.
+_ONE_HOT = [bytes(k == i for i in range(NUM_KINDS)) for k in range(NUM_KINDS)] + [bytes(NUM_KINDS)]
 
 
 def compose_python(out: np.ndarray, hand: bytearray, top: int, discards: bytearray, table: bytearray,
-                   seats: array, start: int, used: int, tail: array) -> None:
+                   seats: np.ndarray, start: int, used: int, tail: np.ndarray) -> None:
     """Fill ``out`` with ``[hand | one-hot(top) | discards | table | seats[start:start+used] |
     zeros | tail]`` (``top`` -1: no card). The reference for the compiled ``_compose.compose``,
-    and what runs when that extension is not built."""
-    kinds = len(hand)
-    out[:] = 0.0
-    out[:kinds] = np.frombuffer(hand, dtype=np.uint8)
-    if top >= 0:
-        out[kinds + top] = 1.0
-    out[2 * kinds:3 * kinds] = np.frombuffer(discards, dtype=np.uint8)
-    out[3 * kinds:4 * kinds] = np.frombuffer(table, dtype=np.uint8)
-    out[4 * kinds:4 * kinds + used] = np.frombuffer(seats, dtype=np.float32)[start:start + used]
-    out[len(out) - len(tail):] = np.frombuffer(tail, dtype=np.float32)
+    and what runs when that extension is not built: few numpy calls, as each costs more than
+    the copying it does."""
+    cards = 4 * len(hand)
+    end, tail_start = cards + used, len(out) - len(tail)
+    out[:cards] = np.frombuffer(hand + _ONE_HOT[top] + discards + table, _UINT8)
+    out[cards:end] = seats[start:start + used]
+    out[end:tail_start] = 0.0
+    out[tail_start:] = tail
 
 
 _compiled = load("phase10_env._compose")
@@ -187,6 +190,7 @@ class ObservationEncoder:
         self._items = array("f", bytes(8 * self._used))  # 4 bytes per float, two copies
         self._flat = np.frombuffer(self._items, dtype=np.float32)
         self._tail = array("f", bytes(4 * _TAIL))  # pending_meld, stage and game values
+        self._tail_values = np.frombuffer(self._tail, dtype=np.float32)
         self._pending = False
         self._to_act = -1
         self.refresh_all()
@@ -279,8 +283,8 @@ class ObservationEncoder:
         tail[_T_GAME + 1] = len(g.draw_pile) / DECK_SIZE
         tail[_T_GAME + 2] = len(pile) / DECK_SIZE
         out = np.empty(OBS_SIZE, _FLOAT32)
-        compose(out, g.hands[seat], pile[-1] if pile else -1, g.discard_counts, g.table_counts, self._items,
-                seat * SEAT_BLOCK, self._used, tail)
+        compose(out, g.hands[seat], pile[-1] if pile else -1, g.discard_counts, g.table_counts, self._flat,
+                seat * SEAT_BLOCK, self._used, self._tail_values)
         if self.planning:
             return np.concatenate([out, planning_features(g, seat)])
         return out
