@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-creates every figure in this folder (and in the README's results table).
 # Usage: results/reproduce.sh [bench|heuristic|vecenv|default|strong|all]   (default: all)
-# Times on the 2-core reference machine: bench ~1.5 min, heuristic ~15 min,
+# Times on the 2-core reference machine: bench ~3 min, heuristic ~15 min,
 # vecenv ~5 min, default ~5 min, strong ~1.5 h.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,10 @@ run() { echo "+ $*" | tee -a "$log"; "$@" | tee -a "$log"; }  # progress bars (s
 if [[ $what == bench || $what == all ]]; then
   log=results/bench.txt; : > "$log"
   run phase10 bench --seconds 10 --json results/bench.json
+  # The same with the Python reference code instead of the compiled parts (as installed
+  # without a C compiler).
+  log=results/bench_pure_python.txt; : > "$log"
+  run env PHASE10_PURE_PYTHON=1 phase10 bench --seconds 10 --json results/bench_pure_python.json
 fi
 
 if [[ $what == heuristic || $what == all ]]; then
