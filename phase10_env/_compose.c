@@ -39,7 +39,10 @@ static PyObject *compose(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 
     Py_ssize_t kinds = hand.len, length = out.len / 4, tail_length = tail.len / 4;
     Py_ssize_t seats_end = 4 * kinds + used;
-    if (discards.len != kinds || table.len != kinds || top < -1 || top >= kinds) {
+    if (out.itemsize != 4 || seats.itemsize != 4 || tail.itemsize != 4 || hand.itemsize != 1 ||
+        discards.itemsize != 1 || table.itemsize != 1) {
+        PyErr_SetString(PyExc_TypeError, "compose(): out, seats and tail must hold float32, the card parts bytes");
+    } else if (discards.len != kinds || table.len != kinds || top < -1 || top >= kinds) {
         PyErr_SetString(PyExc_ValueError, "compose(): the card parts differ in size or top is not a card kind");
     } else if (start < 0 || used < 0 || (start + used) * 4 > seats.len || seats_end + tail_length > length) {
         PyErr_SetString(PyExc_ValueError, "compose(): the seat values or the tail do not fit");

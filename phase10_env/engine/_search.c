@@ -122,7 +122,7 @@ static PyObject *laydowns(PyObject *self, PyObject *const *args, Py_ssize_t narg
         if (n && supply[n]) present |= 1u << (n - 1);
     }
     Py_DECREF(seq);
-    int wilds, kind1, size1, kind2, size2, per_group;
+    int wilds, kind1, size1, kind2, size2 = 0, per_group;
     if (read_int(args[1], "wilds", 0, 1000, &wilds) < 0 || read_int(args[2], "kind1", 0, 1, &kind1) < 0 ||
         read_int(args[3], "size1", 1, NUM_NUMBERS, &size1) < 0 || read_int(args[4], "kind2", -1, 1, &kind2) < 0)
         return NULL;

@@ -114,3 +114,15 @@ def test_compiled_composer_builds_what_the_python_reference_builds(seed: int, pl
 
     for _ in random_steps(env, np.random.default_rng(seed), 600, eager=True, on_state=check):
         pass
+
+
+@pytest.mark.skipif(observation.compose is observation.compose_python, reason="the compiled composer is not built")
+def test_compiled_composer_refuses_buffers_that_do_not_fit() -> None:
+    seats, tail = np.zeros(136, np.float32), np.zeros(29, np.float32)
+    hand = bytearray(50)
+    with pytest.raises(TypeError, match="float32"):
+        observation.compose(np.empty(637, np.float64), hand, -1, hand, hand, seats, 0, 68, tail)
+    with pytest.raises(ValueError, match="top is not a card kind"):
+        observation.compose(np.empty(637, np.float32), hand, 50, hand, hand, seats, 0, 68, tail)
+    with pytest.raises(ValueError, match="do not fit"):
+        observation.compose(np.empty(637, np.float32), hand, -1, hand, hand, seats, 100, 68, tail)
