@@ -32,8 +32,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-import numpy as np
-
 from phase10_env.actions import DRAW_DECK, DRAW_DISCARD, MELD_IDS
 from phase10_env.codec import encode
 from phase10_env.engine import SKIP, WILD, Discard, Hit, LayDown, SeatView, TableGroup, allocate
@@ -84,7 +82,7 @@ class HeuristicAgent:
 
     def act(self, obs: PlayerObservation) -> int:
         view = obs.view()
-        legal = set(np.flatnonzero(obs.action_mask).tolist())
+        legal = set(obs.legal_actions.tolist())
         if view.stage == Stage.DRAW:
             action = DRAW_DISCARD if DRAW_DISCARD in legal and self._wants_discard(view) else DRAW_DECK
         else:

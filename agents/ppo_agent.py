@@ -47,7 +47,7 @@ class PolicyNetAgent:
             return policy.action_net(latent)[0].numpy().astype(np.float64)
 
     def act(self, obs: PlayerObservation) -> int:
-        legal = np.flatnonzero(obs.action_mask)
+        legal = obs.legal_actions
         scores = self.logits(obs.observation_of_size(self.input_size))[legal]
         if self.deterministic:
             return int(legal[np.argmax(scores)])

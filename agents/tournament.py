@@ -234,7 +234,7 @@ class TournamentResult:
         tests = self.bias_tests()
         flags = self.bias_report(tests)
         lowest = min(t["p_value"] for t in tests)
-        lines.append(f"seat / turn-order bias (chi-square, Bonferroni 5%): "
+        lines.append("seat / turn-order bias (chi-square, Bonferroni 5%): "
                      + ("none" if not flags else "; ".join(flags)) + f" (lowest p {lowest:.3f} of {len(tests)} tests)")
         truncated = sum(o.truncated for o in self.outcomes)
         if truncated:

@@ -22,7 +22,7 @@ from .actions import (
     skip_id,
 )
 from .engine.cards import NUM_NATURALS, NUM_NUMBERS, NUMBER_OF, PRESENT, SKIP, WILD
-from .engine.game import DRAW, GAME_OVER, PLAY, Game
+from .engine.game import DRAW, PLAY, Game
 from .engine.moves import Discard, Draw, Hit, LayDown, Move
 from .engine.phases import GroupKind, Meld
 

@@ -59,7 +59,9 @@ class PlayerObservation:
 
     @property
     def legal_actions(self) -> np.ndarray:
-        return np.flatnonzero(self.action_mask)
+        """The unmasked action ids, ascending (``ndarray.nonzero``: np.flatnonzero's wrapper
+        costs more than the search)."""
+        return self.action_mask.nonzero()[0]
 
 
 @runtime_checkable
@@ -84,5 +86,5 @@ class RandomPolicy:
         self.rng = np.random.default_rng(seed)
 
     def act(self, obs: PlayerObservation) -> int:
-        legal = np.flatnonzero(obs.action_mask)
+        legal = obs.legal_actions
         return int(legal[self.rng.integers(len(legal))])

@@ -17,7 +17,6 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from .engine.config import RulesConfig
 from .env import raw_env
