@@ -106,12 +106,11 @@ def observation_bounds(features: str) -> tuple[np.ndarray, np.ndarray]:
         return OBS_LOW, OBS_HIGH
     return np.zeros(OBS_SIZE + PLANNING_SIZE, dtype=np.float32), np.concatenate([OBS_HIGH, PLANNING_HIGH])
 
-_SEATS = OBS_SLICES["seats"]
-_CARD_PARTS, _TAIL = _SEATS.start, OBS_SIZE - OBS_SLICES["pending_meld"].start
+_TAIL = OBS_SIZE - OBS_SLICES["pending_meld"].start
 # compose() relies on this order: the four card parts, the seat blocks, then the tail.
 assert [name for name, _ in LAYOUT] == ["hand", "discard_top", "discard_counts", "table_counts", "seats",
                                         "pending_meld", "stage", "game"]
-assert _CARD_PARTS == 4 * NUM_KINDS
+assert OBS_SLICES["seats"].start == 4 * NUM_KINDS
 # Offsets inside the tail (pending_meld, stage, game).
 _T_STAGE = OBS_SLICES["stage"].start - OBS_SLICES["pending_meld"].start
 _T_GAME = OBS_SLICES["game"].start - OBS_SLICES["pending_meld"].start
