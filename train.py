@@ -19,8 +19,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     config = args.items[0] if args.items and "=" not in args.items[0] else None
     overrides = [i for i in args.items if "=" in i]
-    from agents.train_config import load_config
-    from agents.training import TrainingRun
+    from agents.training.config import load_config
+    from agents.training.sb3 import TrainingRun
 
     try:
         cfg = load_config(config, overrides)

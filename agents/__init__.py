@@ -1,8 +1,15 @@
-"""Agents that play Phase 10 (random, heuristic, trained policies, a human) and the tools that
-compare them (tournaments) or train them (self-play)."""
+"""Everything that chooses Phase 10 moves or compares those that do, by job:
 
-from .heuristic import HeuristicAgent, HeuristicConfig
-from .random_agent import RandomAgent
-from .registry import make_agent
+* ``agents.policies``: the players (random, heuristic, trained networks, a human) and
+  :func:`make_agent`, which builds one from a spec such as ``"heuristic"`` or ``"ppo:PATH"``;
+* ``agents.play``: the one play loop and the one worker pool;
+* ``agents.evaluation``: tournaments with confidence intervals, and the speed benchmark;
+* ``agents.training``: self-play MaskablePPO, imitation, opponent pools, run configs;
+* ``agents.cli``: the ``phase10`` command.
+"""
+
+from .policies.heuristic import HeuristicAgent, HeuristicConfig
+from .policies.random_agent import RandomAgent
+from .policies.registry import make_agent
 
 __all__ = ["HeuristicAgent", "HeuristicConfig", "RandomAgent", "make_agent"]

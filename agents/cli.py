@@ -42,7 +42,7 @@ def _add_rules_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    from .tournament import run_tournament
+    from .evaluation.tournament import run_tournament
 
     try:
         result = run_tournament(args.agents, args.players, args.games, args.seed, _rules(args), args.workers,
@@ -59,13 +59,12 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> None:
-    import numpy as np
-
     from phase10_env import raw_env
-    from phase10_env.policy import PlayerObservation
+    from phase10_env.render import action_text
 
-    from .registry import make_agent
-    from .tournament import seat_entries
+    from .evaluation.tournament import seat_entries
+    from .play import play, policy_chooser
+    from .policies.registry import make_agent
 
     rules = _rules(args)
     try:
@@ -77,10 +76,9 @@ def cmd_play(args: argparse.Namespace) -> None:
     env = raw_env(num_players=args.players, rules=rules, render_mode="ansi")
     env.reset(seed=args.seed)
     last_hand = 0
-    for agent in env.agent_iter():
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
+
+    def watch(agent, seen, action) -> None:
+        nonlocal last_hand
         game = env.game
         if game.hand_number != last_hand:
             if last_hand:
@@ -91,20 +89,19 @@ def cmd_play(args: argparse.Namespace) -> None:
             last_hand = game.hand_number
             if watching:
                 print("\n" + env.render())
-        seat = env.possible_agents.index(agent)
-        action = policies[seat].act(PlayerObservation.of(env, agent))
         if watching and args.verbose:
-            from phase10_env.render import action_text
+            print(f"  {agent} ({specs[seen.seat]}): {action_text(env.seat_view(agent), action)}")
 
-            print(f"  {agent} ({specs[seat]}): {action_text(env.seat_view(agent), action)}")
-        env.step(int(np.int64(action)))
+    play(env, policy_chooser(env, dict(zip(env.possible_agents, policies)), watch))
     game = env.game
     print("\n" + env.render())
     print(f"Final scores: {game.scores}; winner(s): {[f'player_{w} ({specs[w]})' for w in game.winners]}")
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
-    from phase10_env.benchmark import compiled_parts, engine_benchmark, run_benchmark, summary_table
+    from phase10_env import compiled_parts
+
+    from .evaluation.bench import engine_benchmark, run_benchmark, summary_table
 
     compiled = compiled_parts()
     print("compiled parts: " + ", ".join(f"{name} {'yes' if built else 'NO (pure Python)'}" for name, built in compiled.items()))

@@ -5,13 +5,14 @@ Gymnasium single-agent view (``gymnasium.make("phase10_env/Phase10-v0")``)."""
 import gymnasium
 
 from .actions import ACTIONS, NUM_ACTIONS, describe
+from .engine.compiled import compiled_parts
 from .env import env, raw_env
 from .observation import OBS_SIZE, OBS_SLICES
-from .policy import PlayerObservation, Policy, RandomPolicy
+from .policy import PlayerObservation, Policy
 from .rewards import RewardConfig
 from .single_agent import Phase10Env
 
 gymnasium.register(id="phase10_env/Phase10-v0", entry_point="phase10_env.single_agent:Phase10Env")
 
 __all__ = ["env", "raw_env", "Phase10Env", "ACTIONS", "NUM_ACTIONS", "describe", "OBS_SIZE", "OBS_SLICES",
-           "RewardConfig", "PlayerObservation", "Policy", "RandomPolicy"]
+           "RewardConfig", "PlayerObservation", "Policy", "compiled_parts"]

@@ -39,11 +39,13 @@ from pettingzoo import AECEnv
 from .actions import NUM_ACTIONS, describe
 from .codec import NO_ACTIONS, decode, legal_mask
 from .engine.config import RulesConfig, load_rules
-from .engine.game import GAME_OVER, Game, check_num_players
+from .engine.game import GAME_OVER, Game
 from .engine.moves import GameEnded, HandEnded
 from .engine.phases import Meld
+from .engine.seats import check_num_players
 from .engine.view import SeatView
 from .observation import ObservationEncoder, observation_bounds
+from .policy import PlayerObservation
 from .render import render_text
 from .rewards import RewardConfig, load_rewards
 
@@ -170,7 +172,7 @@ class raw_env(AECEnv, EzPickle):
         else:
             if pending is not None:
                 self._pending = None
-            events = game.apply_checked(move)  # the mask, exact by construction, was the check
+            events = game.unsafe_apply(move)  # the mask, exact by construction, was the check
             self._encoder.after_move(mover, move, events)
             if events:
                 self._score_events(events)
@@ -250,9 +252,29 @@ class raw_env(AECEnv, EzPickle):
         """The legal-action mask of ``agent`` (default: the agent to act)."""
         return self.observe(agent or self.agent_selection)["action_mask"]
 
+    def observation_vector(self, agent: str) -> np.ndarray:
+        """``observe(agent)["observation"]`` alone."""
+        if self.game is None:
+            raise RuntimeError("call reset() before observation_vector()")
+        return self._encoder.observe(self._seat_of[agent])
+
+    def cumulative_reward(self, agent: str) -> float:
+        """What ``agent`` has received since it last acted (``last()``'s reward, for any agent)."""
+        return self._cumulative_rewards[agent]
+
     def seat_view(self, agent: str) -> SeatView:
         """The readable form of what ``agent`` may see (for rule-based agents and humans)."""
+        if self.game is None:
+            raise RuntimeError("call reset() before seat_view()")
         return self.game.view(self._seat_of[agent])
+
+    def player_observation(self, agent: str | None = None, with_view: bool = True) -> PlayerObservation:
+        """Everything ``agent`` (default: the agent to act) may know now, as agents take it;
+        ``with_view=False`` leaves out the readable view (see :func:`~phase10_env.policy.needs_view`)."""
+        agent = agent or self.agent_selection
+        obs = self.observe(agent)
+        view = self.seat_view(agent) if with_view else None
+        return PlayerObservation(agent, self._seat_of[agent], obs["observation"], obs["action_mask"], self._pending, view)
 
     @property
     def pending_meld(self) -> Meld | None:

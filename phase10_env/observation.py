@@ -138,7 +138,7 @@ def compose_python(out: np.ndarray, hand: bytearray, top: int, discards: bytearr
     out[tail_start:] = tail
 
 
-_compiled = load("phase10_env._compose")
+_compiled = load("phase10_env._compose", "observation composer")
 compose = compose_python if _compiled is None else _compiled.compose
 
 

@@ -23,11 +23,14 @@ default.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from .engine.cards import COLOUR_OF, DECK_COUNTS, NUM_KINDS, NUMBER_OF, SKIP, WILD
+from .engine.cards import COLOUR_OF, DECK_COUNTS, NUM_KINDS, NUMBER_OF, SKIP, WILD, counts_of
 from .engine.game import Game
-from .engine.phases import PHASES, GroupKind, phase_progress
+from .engine.phases import PHASES, GroupKind, NaturalRule, phase_progress
+from .engine.view import SeatView
 
 PLANNING_LAYOUT: tuple[tuple[str, int], ...] = (
     ("progress", 2),
@@ -44,16 +47,29 @@ _BELOW_TOP, _NEXT_TOOK = 4 + 2 * NUM_KINDS, 4 + 3 * NUM_KINDS
 
 
 def planning_features(game: Game, seat: int) -> np.ndarray:
+    """The planning features of ``seat`` in ``game`` (what the observation encoder appends)."""
+    return _features(game.hands[seat], game.phase_of(seat), game.rules.natural, game.discard_pile,
+                     game.taken_from_discard[game.next_seat(seat)], game.laid[seat] or not game.active[seat])
+
+
+def planning_features_of_view(view: SeatView) -> np.ndarray:
+    """The same features from a seat's readable view: they need nothing else."""
+    me = view.me
+    nxt = view.players[view.next_seat()]
+    return _features(counts_of(view.hand), me.phase, view.rules.natural, view.discard_pile,
+                     counts_of(nxt.taken_from_discard), me.laid or not me.active)
+
+
+def _features(hand_counts: Sequence[int], phase: int, rule: NaturalRule, pile: Sequence[int],
+              next_took: Sequence[int], down: bool) -> np.ndarray:
     out = np.zeros(PLANNING_SIZE, dtype=np.float32)
-    pile = game.discard_pile
     if len(pile) >= 2:
         out[_BELOW_TOP + pile[-2]] = 1.0
-    out[_NEXT_TOOK:] = np.frombuffer(game.taken_from_discard[game.next_seat(seat)], dtype=np.uint8)
-    if game.laid[seat] or not game.active[seat]:
+    out[_NEXT_TOOK:] = np.frombuffer(bytes(next_took), dtype=np.uint8)
+    if down:
         return out
-    hand = bytearray(game.hands[seat])
-    reqs = PHASES[game.phase_of(seat)]
-    rule = game.rules.natural
+    hand = bytearray(hand_counts)
+    reqs = PHASES[phase]
     missing, ways = phase_progress(hand, reqs, rule)
     out[0:2] = (missing / 10, ways / 12)
     if pile and pile[-1] != SKIP:

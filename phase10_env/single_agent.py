@@ -4,9 +4,11 @@ the environment steps internally.
 Observations are the learner's observation vector (``Box(637,)``), and rewards are the
 learner's: everything that reached it since its previous action, including what arrives on an
 opponent's move (the hand or game ending). ``action_masks()`` gives the legal actions for
-sb3-contrib's ``MaskablePPO``. Opponents are :class:`~phase10_env.policy.Policy` objects and
-can be swapped at run time with :meth:`Phase10Env.set_opponents` (for self-play, also through
-``VecEnv.env_method``). Registered as ``"phase10_env/Phase10-v0"``.
+sb3-contrib's ``MaskablePPO``. Opponents are :class:`~phase10_env.policy.Policy` objects (the
+agents in ``agents/``, or your own) and can be swapped at run time with
+:meth:`Phase10Env.set_opponents` (for self-play, also through ``VecEnv.env_method``); without
+them, opponents play uniformly random legal actions drawn from the environment's own generator.
+Registered as ``"phase10_env/Phase10-v0"``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numpy as np
 
 from .engine.config import RulesConfig
 from .env import raw_env
-from .policy import PlayerObservation, Policy, RandomPolicy
+from .policy import Policy, needs_view
 from .rewards import RewardConfig
 
 
@@ -30,7 +32,7 @@ ILLEGAL_ACTION_MODES = ("raise", "penalize")
 class Phase10Env(gymnasium.Env):
     """``learner_seat``: a seat number, or ``"random"`` (a new seat each episode).
     ``opponents``: one policy for all other seats or a list with one per other seat (in seat
-    order after the learner); default: uniformly random.
+    order after the learner); default (``None``): uniformly random legal actions.
     ``illegal_action``: ``"raise"`` (default: a ``ValueError``, as in the AEC env) or
     ``"penalize"`` (for learners without masks: nothing happens, the reward is
     ``illegal_penalty`` and ``info["illegal_action"]`` is True).
@@ -59,20 +61,21 @@ class Phase10Env(gymnasium.Env):
         agent0 = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(agent0)["observation"]
         self.action_space = self.aec.action_space(agent0)
-        self.set_opponents(opponents if opponents is not None else RandomPolicy())
+        self.set_opponents(opponents)
         self.learner = agent0
 
-    def set_opponents(self, opponents: Policy | Sequence[Policy]) -> None:
+    def set_opponents(self, opponents: Policy | Sequence[Policy | None] | None) -> None:
         """Policies for the other seats: one for all, or one per other seat (in play order
-        after the learner). Takes effect at once, mid-episode included."""
+        after the learner); ``None`` plays uniformly random legal actions. Takes effect at
+        once, mid-episode included."""
         if isinstance(opponents, Sequence) and not isinstance(opponents, str):
             if len(opponents) != self.num_players - 1:
                 raise ValueError(f"need {self.num_players - 1} opponents for {self.num_players} players, got {len(opponents)}")
-            self.opponents = list(opponents)
+            self.opponents: list[Policy | None] = list(opponents)
         else:
             self.opponents = [opponents] * (self.num_players - 1)
         for p in self.opponents:
-            if not isinstance(p, Policy):
+            if p is not None and not isinstance(p, Policy):
                 raise ValueError(f"an opponent must have an act(observation) method, not {p!r}")
         if self.aec.game is not None:
             self._assign_seats()
@@ -86,7 +89,7 @@ class Phase10Env(gymnasium.Env):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**63))
         for i, p in enumerate(self.opponents):
-            if hasattr(p, "seed"):
+            if p is not None and hasattr(p, "seed"):
                 p.seed(game_seed + i + 1)
         if self.learner_seat_option == "random":
             seat = int(self.np_random.integers(self.num_players))
@@ -106,8 +109,7 @@ class Phase10Env(gymnasium.Env):
             return self._observation(), self.illegal_penalty, False, False, {**self._info(), "illegal_action": True}
         aec.step(action)
         self._play_opponents()
-        reward = float(aec._cumulative_rewards[self.learner])
-        aec._cumulative_rewards[self.learner] = 0.0
+        reward = aec.cumulative_reward(self.learner)  # all it got since this action
         return (self._observation(), reward, bool(aec.terminations[self.learner]),
                 bool(aec.truncations[self.learner]), self._info())
 
@@ -124,11 +126,15 @@ class Phase10Env(gymnasium.Env):
     def _play_opponents(self) -> None:
         aec = self.aec
         while aec.agent_selection != self.learner and not self._done():
-            agent = aec.agent_selection
-            aec.step(self._by_agent[agent].act(PlayerObservation.of(aec, agent)))
+            policy = self._by_agent[aec.agent_selection]
+            if policy is None:
+                legal = aec.action_mask().nonzero()[0]
+                aec.step(int(legal[self.np_random.integers(len(legal))]))
+            else:
+                aec.step(policy.act(aec.player_observation(with_view=needs_view(policy))))
 
     def _observation(self) -> np.ndarray:
-        return self.aec._encoder.observe(self.aec.possible_agents.index(self.learner))
+        return self.aec.observation_vector(self.learner)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "learner": self.learner}

@@ -12,7 +12,7 @@ colour letter + number (``"R7"``, ``"Y12"``), ``"W"`` and ``"S"``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow")
 COLOUR_LETTERS = "RBGY"
@@ -92,9 +92,11 @@ def counts_of(kinds: Iterable[int]) -> bytearray:
     return counts
 
 
-def kinds_of(counts: Iterable[int]) -> list[int]:
+def kinds_of(counts: Sequence[int]) -> list[int]:
     """Sorted list of kinds from per-kind counts (inverse of ``counts_of``)."""
-    return [k for k, c in enumerate(counts) for _ in range(c)]
+    if not any(counts):  # most often an empty record of cards taken from the pile
+        return []
+    return [k for k, c in enumerate(counts) if c for _ in range(c)]
 
 
 def hand_points(counts: Iterable[int]) -> int:

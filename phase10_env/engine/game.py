@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .cards import DECK_COUNTS, NUM_NATURALS, NUM_NUMBERS, POINTS, SKIP, WILD, card_name
+from .cards import DECK_COUNTS, NUM_NATURALS, NUM_NUMBERS, SKIP, WILD, card_name, hand_points
 from .config import RulesConfig, load_rules
 from .moves import (
     Discard,
@@ -42,9 +42,9 @@ from .phases import (
     laydowns_from_supply,
     matches_requirements,
 )
+from .seats import MAX_PLAYERS, MIN_PLAYERS, check_num_players, next_active
 
 HAND_SIZE = 10
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
 #: The 108 cards as kinds, in a fixed order; each deal permutes this.
 DECK: tuple[int, ...] = tuple(k for k, c in enumerate(DECK_COUNTS) for _ in range(c))
 _DECK_ARRAY = np.array(DECK, dtype=np.int64)
@@ -63,12 +63,6 @@ DRAW, PLAY, GAME_OVER = int(Stage.DRAW), int(Stage.PLAY), int(Stage.GAME_OVER)
 
 STAGE_NAMES = ("draw", "play", "game_over")
 _NO_EVENTS: tuple[Event, ...] = ()
-
-
-def check_num_players(num_players: object) -> int:
-    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS}, not {num_players!r}")
-    return int(num_players)
 
 
 class Game:
@@ -172,11 +166,7 @@ class Game:
 
     def next_seat(self, seat: int) -> int:
         """The next active seat after ``seat`` in play order."""
-        n, active = self.num_players, self.active
-        seat = (seat + 1) % n
-        while not active[seat]:
-            seat = (seat + 1) % n
-        return seat
+        return next_active(self.active, seat)
 
     def discard_top(self) -> int | None:
         return self.discard_pile[-1] if self.discard_pile else None
@@ -332,11 +322,11 @@ class Game:
         reason = self.illegal_reason(move)
         if reason is not None:
             raise IllegalMoveError(move, reason)
-        return self.apply_checked(move)
+        return self.unsafe_apply(move)
 
-    def apply_checked(self, move: Move) -> tuple[Event, ...]:
-        """:meth:`apply` for a move the caller has already found legal (the environment's exact
-        masks do): it skips the check. A move that is not legal corrupts the game."""
+    def unsafe_apply(self, move: Move) -> tuple[Event, ...]:
+        """UNSAFE: :meth:`apply` without the legality check, for a move the caller has already
+        found legal (the environment's exact masks do). An illegal move corrupts the game."""
         self.record.moves.append(move)
         kind = type(move)
         seat = self.current
@@ -399,10 +389,7 @@ class Game:
     # ------------------------------------------------------------------ flow
 
     def _next_turn(self) -> None:
-        n, active = self.num_players, self.active
-        seat = (self.current + 1) % n
-        while not active[seat]:
-            seat = (seat + 1) % n
+        seat = next_active(self.active, self.current)
         while self.skip_pending[seat]:
             self.skip_pending[seat] = False
             self.lost_turn[seat] = True
@@ -469,7 +456,7 @@ class Game:
 
     def _end_hand(self, went_out: int | None) -> None:
         n, rules = self.num_players, self.rules
-        points = tuple(sum(c * p for c, p in zip(self.hands[s], POINTS)) if self.active[s] else 0 for s in range(n))
+        points = tuple(hand_points(self.hands[s]) if self.active[s] else 0 for s in range(n))
         made = tuple(self.laid)
         last = rules.phases_to_win - 1
         completed = [s for s in range(n) if made[s] and self.phase_index[s] == last and not self.replay]

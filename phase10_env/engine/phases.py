@@ -35,7 +35,7 @@ from .cards import (
 )
 from .compiled import load
 
-_search = load("phase10_env.engine._search")  # the compiled lay-down search, if built
+_search = load("phase10_env.engine._search", "lay-down search")  # the compiled search, if built
 
 
 class GroupKind(IntEnum):

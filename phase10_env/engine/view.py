@@ -14,6 +14,7 @@ from .cards import SKIP, kinds_of
 from .config import RulesConfig
 from .moves import HandResult, Move
 from .phases import PHASES, Requirement, TableGroup
+from .seats import next_active
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,10 @@ class SeatView:
     def relative(self, seat: int) -> int:
         """Seat offset from this view's seat in play order (1 = next player)."""
         return (seat - self.seat) % self.num_players
+
+    def next_seat(self, seat: int | None = None) -> int:
+        """The next active seat after ``seat`` (default: this view's) in play order."""
+        return next_active([p.active for p in self.players], self.seat if seat is None else seat)
 
 
 def seat_view(game, seat: int) -> SeatView:

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from agents import HeuristicAgent, RandomAgent, make_agent
-from agents.human import HumanAgent
-from agents.tournament import run_tournament
+from agents.policies.human import HumanAgent
+from agents.evaluation.tournament import run_tournament
 from phase10_env import PlayerObservation, raw_env
 from phase10_env.actions import DISCARD_FIRST, DRAW_DECK, DRAW_DISCARD, HIT_WILD_HIGH, MELD_IDS, hit_id
 from phase10_env.engine import Game, build_game, card
@@ -20,7 +20,7 @@ from tests.env.test_observation import hidden_cards_shuffled
 def observation_at(game: Game, agent: str | None = None) -> PlayerObservation:
     env = raw_env(num_players=game.num_players, rules=game.rules)
     env.reset(options={"state": game.to_json()})
-    return PlayerObservation.of(env, agent)
+    return env.player_observation(agent)
 
 
 def test_make_agent_knows_the_names_and_rejects_others() -> None:
@@ -42,7 +42,7 @@ def test_heuristic_plays_whole_games_with_legal_actions_only(players: int) -> No
     for _ in range(3000):
         if env.terminations[env.agent_selection]:
             break
-        obs = PlayerObservation.of(env)
+        obs = env.player_observation()
         action = bot.act(obs)
         assert obs.action_mask[action] == 1
         env.step(action)
@@ -61,7 +61,7 @@ def test_heuristic_ignores_hidden_cards() -> None:
                 continue
             seat = env.game.current
             shuffled = hidden_cards_shuffled(env.game, seat, rng)
-            assert bot.act(observation_at(shuffled)) == bot.act(PlayerObservation.of(env))
+            assert bot.act(observation_at(shuffled)) == bot.act(env.player_observation())
             checked += 1
     assert checked > 50
 
@@ -80,16 +80,16 @@ def test_heuristic_lays_down_as_soon_as_it_can_then_hits() -> None:
     env = raw_env(num_players=2)
     env.reset(options={"state": game.to_json()})
     bot = HeuristicAgent()
-    first = bot.act(PlayerObservation.of(env))
+    first = bot.act(env.player_observation())
     assert first in (MELD_IDS[Meld(GroupKind.SET, 7, 3)], MELD_IDS[Meld(GroupKind.SET, 3, 3)])
     env.step(first)
-    env.step(bot.act(PlayerObservation.of(env)))
+    env.step(bot.act(env.player_observation()))
     assert env.game.laid[0]
     # The naturals-first lay-down used Y3 and left the Wild and Y9: the Wild hits, then Y9 goes.
-    action = bot.act(PlayerObservation.of(env))
+    action = bot.act(env.player_observation())
     assert action in (hit_id(0, 0, HIT_WILD_HIGH), hit_id(0, 1, HIT_WILD_HIGH))
     env.step(action)
-    assert bot.act(PlayerObservation.of(env)) == DISCARD_FIRST + card(9, 3)
+    assert bot.act(env.player_observation()) == DISCARD_FIRST + card(9, 3)
 
 
 def test_heuristic_aims_skips_at_the_leader() -> None:

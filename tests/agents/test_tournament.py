@@ -7,7 +7,7 @@ import json
 import pytest
 
 from agents.cli import main
-from agents.tournament import run_tournament, seat_entries, wilson_interval
+from agents.evaluation.tournament import run_tournament, seat_entries, wilson_interval
 
 
 def test_wilson_interval_matches_known_values() -> None:
@@ -61,7 +61,7 @@ def test_eval_command_rejects_a_bad_rule_option() -> None:
 
 
 def test_chi_square_tail_matches_the_tables() -> None:
-    from agents.tournament import _chi2_sf
+    from agents.evaluation.tournament import _chi2_sf
 
     # 5% critical values of the chi-square distribution for 1-5 degrees of freedom
     for df, critical in [(1, 3.841), (2, 5.991), (3, 7.815), (4, 9.488), (5, 11.070)]:

@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from agents.registry import make_agent
-from agents.train_config import load_config
-from agents.training import TrainingRun
-from agents.tournament import run_tournament
+from agents.policies.registry import make_agent
+from agents.training.config import load_config
+from agents.training.sb3 import TrainingRun
+from agents.evaluation.tournament import run_tournament
 
 TINY = ["total_timesteps=1024", "checkpoint_every=512", "vec_env.num_envs=2", "ppo.n_steps=128",
         "ppo.batch_size=128", "ppo.n_epochs=1", "ppo.net_arch=[32]", "eval.every=512", "eval.games=2",
@@ -62,7 +62,7 @@ def test_a_run_can_start_from_a_saved_policy(tmp_path) -> None:
     rate they come out of training unchanged)."""
     import torch
 
-    from agents.ppo_agent import load_policy
+    from agents.policies.network import load_policy
 
     TrainingRun(load_config(None, TINY + ["name=source", "total_timesteps=256", "eval.every=0"]), runs_dir=tmp_path).train()
     source = tmp_path / "source" / "model.zip"
@@ -82,7 +82,7 @@ def test_resume_without_a_checkpoint_is_a_clear_error(tmp_path) -> None:
 def test_imitation_records_legal_teacher_choices_and_warm_starts_a_run(tmp_path) -> None:
     """The heuristic's recorded choices are legal in the positions they were made in; a run
     with a teacher fits them first (with a DAgger round) and reports how many it matched."""
-    from agents.imitation import collect
+    from agents.training.imitation import collect
 
     demos = collect("heuristic", 2, 2, {"phases_to_win": 1}, "outcome", seed=0, gamma=0.99, workers=1)
     assert len(demos) > 0 and demos.observations.shape == (len(demos), 637)

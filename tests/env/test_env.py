@@ -119,7 +119,7 @@ def test_tied_winners_share_the_win_in_advance_all() -> None:
     env = env_at(game)
     env.step(discard_id(card(5, 0)))  # player_1 keeps B5 W: 30 points, so both end on 30
     assert env.game.winners == (0, 1)
-    assert env._cumulative_rewards == {"player_0": 0.5, "player_1": 0.5}
+    assert {a: env.cumulative_reward(a) for a in env.agents} == {"player_0": 0.5, "player_1": 0.5}
 
 
 def test_per_hand_shaping_rewards() -> None:
@@ -127,8 +127,8 @@ def test_per_hand_shaping_rewards() -> None:
     env = env_at(game, rewards={"phase_made": 0.5, "went_out": 0.25, "points": -0.01, "win": 1, "loss": -1})
     env.step(discard_id(card(5, 0)))
     assert not any(env.terminations.values())
-    assert env._cumulative_rewards["player_0"] == pytest.approx(0.75)
-    assert env._cumulative_rewards["player_1"] == pytest.approx(-0.30)
+    assert env.cumulative_reward("player_0") == pytest.approx(0.75)
+    assert env.cumulative_reward("player_1") == pytest.approx(-0.30)
 
 
 def test_hand_episodes_end_at_the_end_of_the_hand() -> None:

@@ -105,12 +105,11 @@ def test_compiled_composer_builds_what_the_python_reference_builds(seed: int, pl
     env.reset(seed=seed)
 
     def check(env: raw_env) -> None:
-        encoder = env._encoder
-        for seat in range(players):
-            compiled = encoder.observe(seat)
+        for agent in env.possible_agents:
+            compiled = env.observation_vector(agent)
             with pytest.MonkeyPatch.context() as patch:
                 patch.setattr(observation, "compose", observation.compose_python)
-                np.testing.assert_array_equal(compiled, encoder.observe(seat))
+                np.testing.assert_array_equal(compiled, env.observation_vector(agent))
 
     for _ in random_steps(env, np.random.default_rng(seed), 600, eager=True, on_state=check):
         pass

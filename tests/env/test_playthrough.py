@@ -32,8 +32,8 @@ def playthrough(players: int, rules: dict, seed: int, max_steps: int = 400) -> s
         agent = env.agent_selection
         if env.terminations[agent]:
             break
-        seen = PlayerObservation.of(env, agent)
-        view = seen.view()
+        seen = env.player_observation(agent)
+        view = seen.seat_view()
         legal = seen.legal_actions.tolist()
         action = int(legal[rng.integers(len(legal))])
         digest = hashlib.sha1(seen.observation.tobytes()).hexdigest()[:12]

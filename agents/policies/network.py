@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from phase10_env.observation import OBS_SIZE
 from phase10_env.policy import PlayerObservation
 
 
@@ -29,6 +30,8 @@ class PolicyNetAgent:
         self.rng = np.random.default_rng()
         self._torch = torch
         self.input_size = int(self.policy.observation_space.shape[0])
+        # The view is needed only to compute planning features the env does not provide.
+        self.needs_view = self.input_size != OBS_SIZE
 
     def seed(self, seed: int | None) -> None:
         self.rng = np.random.default_rng(seed)

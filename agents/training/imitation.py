@@ -7,16 +7,16 @@ player that already knows the game instead of from random play."""
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import os
 from dataclasses import dataclass, fields
 
 import numpy as np
 from tqdm import tqdm
 
-from phase10_env import PlayerObservation, raw_env
+from phase10_env import raw_env
 
-from .tournament import cached_agent, forget_agents, game_seed
+from ..evaluation.tournament import game_seed
+from ..play import parallel_map, play
+from ..policies.registry import cached_agent, forget_agents
 
 
 @dataclass
@@ -34,29 +34,32 @@ def _play(args: tuple[str, str | None, int, object, object, str, int, float, int
     teacher_spec, player_spec, num_players, rules, rewards, features, seed, gamma, index = args
     teacher = cached_agent(teacher_spec)
     player = cached_agent(player_spec) if player_spec else None
-    player_seat = index % num_players if player else None
     for i, agent in enumerate((teacher, player)):
         if agent is not None and hasattr(agent, "seed"):
             agent.seed(game_seed(seed, index, i))
     env = raw_env(num_players=num_players, rules=rules, rewards=rewards, features=features, max_steps=50_000)
     env.reset(seed=game_seed(seed, index))
+    player_agent = env.possible_agents[index % num_players] if player else None
     obs, masks, actions, owner = [], [], [], []
     rewards_after: dict[str, list[float]] = {a: [] for a in env.possible_agents}
-    for agent in env.agent_iter():
-        _, reward, terminated, truncated, _ = env.last(observe=False)
+
+    def credit(agent: str) -> None:
+        """Add what ``agent`` received since its last decision to that decision's reward."""
         if rewards_after[agent]:
-            rewards_after[agent][-1] += reward
-        if terminated or truncated:
-            env.step(None)
-            continue
-        seen = PlayerObservation.of(env, agent)
+            rewards_after[agent][-1] += env.cumulative_reward(agent)
+
+    def choose(agent: str) -> int:
+        credit(agent)
+        seen = env.player_observation(agent)
         label = teacher.act(seen)
         obs.append(seen.observation)
         masks.append(seen.action_mask.astype(bool))
         actions.append(label)
         owner.append(agent)
         rewards_after[agent].append(0.0)
-        env.step(player.act(seen) if env.possible_agents.index(agent) == player_seat else label)
+        return player.act(seen) if agent == player_agent else label
+
+    play(env, choose, on_done=credit)
     returns = np.zeros(len(actions), dtype=np.float32)
     for agent, rewards_list in rewards_after.items():
         idx = [i for i, a in enumerate(owner) if a == agent]
@@ -74,20 +77,8 @@ def collect(teacher: str, games: int, num_players: int, rules, rewards, seed: in
     rotates): the teacher then labels the positions ``player`` reaches, too."""
     forget_agents()
     jobs = [(teacher, player, num_players, rules, rewards, features, seed, gamma, g) for g in range(games)]
-    parts: list[Demonstrations] = []
-    workers = workers or os.cpu_count() or 1
-    with tqdm(total=games, desc=f"recording {teacher}" + (f" against {player}" if player else ""), unit="game") as bar:
-        if workers == 1:
-            for job in jobs:
-                parts.append(_play(job))
-                bar.update()
-        else:
-            ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-            with ctx.Pool(workers) as pool:
-                for part in pool.imap(_play, jobs, chunksize=2):
-                    parts.append(part)
-                    bar.update()
-    return join(*parts)
+    desc = f"recording {teacher}" + (f" against {player}" if player else "")
+    return join(*parallel_map(_play, jobs, workers, desc=desc))
 
 
 def pretrain(policy, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int) -> dict:

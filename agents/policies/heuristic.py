@@ -81,7 +81,7 @@ class HeuristicAgent:
         """The heuristic is deterministic; accepted so it can stand wherever agents are seeded."""
 
     def act(self, obs: PlayerObservation) -> int:
-        view = obs.view()
+        view = obs.seat_view()
         legal = set(obs.legal_actions.tolist())
         if view.stage == Stage.DRAW:
             action = DRAW_DISCARD if DRAW_DISCARD in legal and self._wants_discard(view) else DRAW_DECK

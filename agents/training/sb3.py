@@ -20,12 +20,12 @@ import yaml
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper
 
-from phase10_env import Phase10Env, RandomPolicy
+from phase10_env import Phase10Env
 
-from .registry import make_agent
-from .selfplay import OpponentPool, PolicySnapshot
-from .tournament import TournamentResult, run_tournament
-from .train_config import TrainConfig
+from ..evaluation.tournament import TournamentResult, run_tournament
+from ..policies.registry import make_agent
+from .config import TrainConfig
+from .opponents import OpponentPool, PolicySnapshot
 
 RUNS_DIR = Path("runs")
 
@@ -40,7 +40,7 @@ def _make_env(cfg: TrainConfig) -> Phase10Env:
     _set_torch_threads(cfg.torch_threads)
     e = cfg.env
     return Phase10Env(num_players=e.num_players, rules=e.rules, rewards=e.rewards, episode=e.episode,
-                      start_phases=e.start_phases, features=e.features, max_steps=e.max_steps, opponents=RandomPolicy())
+                      start_phases=e.start_phases, features=e.features, max_steps=e.max_steps)
 
 
 class MaskedVecEnv(VecEnvWrapper):
@@ -267,7 +267,7 @@ class TrainingRun:
         else:
             model = self._new_model(venv)
             if cfg.init_from:
-                from .ppo_agent import load_policy
+                from ..policies.network import load_policy
 
                 model.policy.load_state_dict(load_policy(cfg.init_from).state_dict())
                 print(f"policy initialised from {cfg.init_from}")

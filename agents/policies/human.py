@@ -13,7 +13,7 @@ from phase10_env.render import action_text, group_text
 
 def seat_text(obs: PlayerObservation) -> str:
     """The table as the human's seat sees it."""
-    view = obs.view()
+    view = obs.seat_view()
     top = view.discard_top
     lines = [f"Hand {view.hand_number}{' (tie replay)' if view.replay else ''} | draw pile {view.draw_pile_size} | "
              f"discard top {cards_text([top]) if top is not None else '-'}"]
@@ -41,7 +41,7 @@ class HumanAgent:
         pass
 
     def act(self, obs: PlayerObservation) -> int:
-        view = obs.view()
+        view = obs.seat_view()
         legal = obs.legal_actions.tolist()
         self.write(seat_text(obs))
         for i, action in enumerate(legal, 1):

@@ -1,11 +1,12 @@
-"""Steps per second of uniformly random masked play, for Phase 10 and, in the same run,
-PettingZoo's ``connect_four_v3`` (needs ``pygame``), raw and with ``env()``.
+"""A development tool: steps per second of uniformly random masked play, for Phase 10 and, in
+the same run, PettingZoo's ``connect_four_v3`` (needs ``pygame``, a ``dev`` extra), raw and
+with ``env()``; and the bare rules engine's moves per second.
 
-Every environment runs the same loop: ``agent_iter`` / ``last`` / a uniform choice among the
-unmasked actions / ``step``, resetting at each game end, for a fixed time. The loop keeps its
-own cost small, as it is paid by every environment alike and would hide their differences:
-``mask.nonzero()[0]`` finds the unmasked actions (``np.flatnonzero``'s Python wrapper costs
-about 2.5 us more per step, which is more than computing a Phase 10 mask).
+Every environment runs the same loop, :func:`agents.play.play` with a uniform choice among the
+unmasked actions of ``observe(agent)["action_mask"]``, resetting at each game end, for a fixed
+time. The choice keeps its own cost small, as it is paid by every environment alike and would
+hide their differences: ``mask.nonzero()[0]`` finds the unmasked actions (``np.flatnonzero``'s
+Python wrapper costs about 2.5 us more per step, which is more than computing a Phase 10 mask).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from tqdm import tqdm
+
+from ..play import play
 
 
 @dataclass
@@ -42,42 +45,23 @@ class RandomPlay:
 
     def run(self, seconds: float) -> None:
         env, rng = self.env, self.rng
+
+        def choose(agent: str) -> int:
+            legal = env.observe(agent)["action_mask"].nonzero()[0]
+            return int(legal[int(rng.random() * len(legal))])
+
         start = time.perf_counter()
         deadline = start + seconds
-        steps = 0
-        while True:
-            for _ in env.agent_iter():
-                obs, _, term, trunc, _ = env.last()
-                if term or trunc:
-                    action = None
-                else:
-                    legal = obs["action_mask"].nonzero()[0]
-                    action = int(legal[int(rng.random() * len(legal))])
-                env.step(action)
-                steps += 1
-                if steps % 256 == 0 and time.perf_counter() >= deadline:
-                    break
-            else:
+        while time.perf_counter() < deadline:
+            self.steps += play(env, choose, limit=256)
+            if not env.agents:
                 self.games += 1
                 env.reset()
-                continue
-            break
-        self.steps += steps
         self.seconds += time.perf_counter() - start
 
 
-def compiled_parts() -> dict[str, bool]:
-    """Which optional C versions (setup.py) this install runs; without them the pure-Python
-    reference code runs, slower."""
-    from . import observation
-    from .engine import phases
-
-    return {"lay-down search": phases._search is not None,
-            "observation composer": observation.compose is not observation.compose_python}
-
-
 def benchmark_targets(players: tuple[int, ...] = (2, 6), include_connect_four: bool = True) -> dict[str, Callable[[], object]]:
-    from . import env, raw_env
+    from phase10_env import env, raw_env
 
     targets: dict[str, Callable[[], object]] = {}
     for n in players:
@@ -121,7 +105,7 @@ def summary_table(results: list[BenchResult]) -> str:
 def engine_benchmark(seconds: float = 5.0, players: tuple[int, ...] = (2, 6), seed: int = 0) -> list[dict]:
     """Moves/s and full games/s of the bare rules engine under uniformly random legal play
     (uniform over ``Game.legal_moves()``), for about ``seconds`` per player count."""
-    from .engine import Game
+    from phase10_env.engine import Game
 
     rows = []
     for n in tqdm(players, desc="engine benchmark", unit="setting"):

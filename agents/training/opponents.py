@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from phase10_env.policy import PlayerObservation, Policy
+from phase10_env.policy import PlayerObservation, Policy, needs_view
 
-from .ppo_agent import PolicyNetAgent
+from ..policies.network import PolicyNetAgent
 
 
 class PolicySnapshot(PolicyNetAgent):
@@ -41,6 +41,10 @@ class OpponentPool:
         self.current = self.members[names[self.rng.choice(len(names), p=weights / weights.sum())]][0]
         if hasattr(self.current, "seed"):
             self.current.seed(None if seed is None else seed + 1)
+
+    @property
+    def needs_view(self) -> bool:
+        return self.current is None or needs_view(self.current)
 
     def act(self, obs: PlayerObservation) -> int:
         if self.current is None:

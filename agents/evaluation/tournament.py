@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing as mp
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -20,13 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from phase10_env import raw_env
 from phase10_env.engine.config import RulesConfig, load_rules
-from phase10_env.policy import PlayerObservation, Policy
 
-from .registry import make_agent
+from ..play import parallel_map, play, policy_chooser
+from ..policies.registry import cached_agent, forget_agents, make_agent
 
 Z95 = 1.959963984540054
 
@@ -70,21 +68,6 @@ def game_seed(seed: int, index: int, entry: int = -1) -> int:
     return int(np.random.SeedSequence([seed, index, entry + 1]).generate_state(1, np.uint64)[0] >> 1)
 
 
-_AGENTS: dict[str, Policy] = {}  # built once per process
-
-
-def cached_agent(spec: str) -> Policy:
-    """The agent ``spec`` names, built once per process (call :func:`forget_agents` when a
-    saved model behind a spec may have changed)."""
-    if spec not in _AGENTS:
-        _AGENTS[spec] = make_agent(spec)
-    return _AGENTS[spec]
-
-
-def forget_agents() -> None:
-    _AGENTS.clear()
-
-
 def play_game(setup: MatchSetup, index: int) -> GameOutcome:
     n = setup.num_players
     rotation, dealer = index % n, (index // n) % n
@@ -96,14 +79,8 @@ def play_game(setup: MatchSetup, index: int) -> GameOutcome:
             policy.seed(game_seed(setup.seed, index, i))
     env = raw_env(num_players=n, rules=setup.rules, max_steps=setup.max_steps)
     env.reset(seed=game_seed(setup.seed, index), options={"first_dealer": dealer})
-    steps = 0
-    for agent in env.agent_iter():
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
-        seat = env.possible_agents.index(agent)
-        env.step(policies[by_seat[seat]].act(PlayerObservation.of(env, agent)))
-        steps += 1
+    by_agent = {agent: policies[by_seat[seat]] for seat, agent in enumerate(env.possible_agents)}
+    steps = play(env, policy_chooser(env, by_agent))
     game = env.game
     return GameOutcome(
         index=index, seats=seats, first_dealer=dealer,
@@ -112,15 +89,6 @@ def play_game(setup: MatchSetup, index: int) -> GameOutcome:
         phases=tuple(game.phase_index[seats[i]] for i in range(n)),
         hands=game.hand_number, steps=steps, truncated=not game.is_over,
     )
-
-
-def _worker_init() -> None:
-    try:
-        import torch
-
-        torch.set_num_threads(1)
-    except ImportError:
-        pass
 
 
 def _play_indexed(args: tuple[MatchSetup, int]) -> GameOutcome:
@@ -318,20 +286,7 @@ def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100
     for spec in set(entries):
         make_agent(spec) if not spec.startswith(("ppo", "human")) else None  # fail fast on bad names
     setup = MatchSetup(entries, num_players, load_rules(rules).to_dict(), seed, max_steps)
-    workers = workers or os.cpu_count() or 1
     jobs = [(setup, g) for g in range(games)]
     start = time.perf_counter()
-    bar = tqdm(total=games, desc=" vs ".join(dict.fromkeys(entries)), unit="game", disable=not progress)
-    outcomes: list[GameOutcome] = []
-    if workers == 1:
-        for job in jobs:
-            outcomes.append(_play_indexed(job))
-            bar.update()
-    else:
-        with mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn").Pool(workers, _worker_init) as pool:
-            for outcome in pool.imap_unordered(_play_indexed, jobs, chunksize=max(1, min(8, games // (8 * workers)))):
-                outcomes.append(outcome)
-                bar.update()
-    bar.close()
-    outcomes.sort(key=lambda o: o.index)
-    return TournamentResult(setup, outcomes, time.perf_counter() - start, workers)
+    outcomes = parallel_map(_play_indexed, jobs, workers, desc=" vs ".join(dict.fromkeys(entries)), progress=progress)
+    return TournamentResult(setup, outcomes, time.perf_counter() - start, workers or os.cpu_count() or 1)

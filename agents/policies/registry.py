@@ -41,7 +41,7 @@ def make_agent(spec: str, seed: int | None = None) -> Policy:
     if kind in ("ppo", "ppo-sample"):
         if not arg:
             raise ValueError(f"{kind} needs a model path: {kind}:runs/NAME/model.zip")
-        from .ppo_agent import PPOAgent
+        from .network import PPOAgent
 
         agent = PPOAgent(arg, deterministic=kind == "ppo")
         agent.seed(seed)
@@ -51,3 +51,18 @@ def make_agent(spec: str, seed: int | None = None) -> Policy:
 
         return HumanAgent()
     raise ValueError(f"unknown agent {spec!r}; agents are {list(AGENT_KINDS)} (ppo and ppo-sample take :PATH)")
+
+
+_AGENTS: dict[str, Policy] = {}  # built once per process
+
+
+def cached_agent(spec: str) -> Policy:
+    """The agent ``spec`` names, built once per process (call :func:`forget_agents` when a
+    saved model behind a spec may have changed)."""
+    if spec not in _AGENTS:
+        _AGENTS[spec] = make_agent(spec)
+    return _AGENTS[spec]
+
+
+def forget_agents() -> None:
+    _AGENTS.clear()

@@ -1,0 +1,1 @@
+"""Comparing agents: tournaments with confidence intervals and bias tests; the speed benchmark."""

@@ -1,0 +1,1 @@
+"""Training agents: self-play MaskablePPO (sb3), imitation of a teacher, opponent pools, run configs."""
