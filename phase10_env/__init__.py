@@ -3,6 +3,7 @@ PettingZoo AEC environment (:func:`env`, :class:`raw_env`) with exact action mas
 Gymnasium single-agent view (``gymnasium.make("phase10_env/Phase10-v0")``)."""
 
 import gymnasium
+import pettingzoo
 
 from .actions import ACTIONS, NUM_ACTIONS, describe
 from .engine.compiled import compiled_parts
@@ -13,6 +14,8 @@ from .rewards import RewardConfig
 from .single_agent import Phase10Env
 
 gymnasium.register(id="phase10_env/Phase10-v0", entry_point="phase10_env.single_agent:Phase10Env")
+if hasattr(pettingzoo, "register"):  # PettingZoo's registry (1.25+): pettingzoo.make("aec", "phase10/phase10_v0")
+    pettingzoo.register("aec", "phase10/phase10_v0", entry_point="phase10_env.env:env")
 
 __all__ = ["env", "raw_env", "Phase10Env", "ACTIONS", "NUM_ACTIONS", "describe", "OBS_SIZE", "OBS_SLICES",
            "RewardConfig", "PlayerObservation", "Policy", "compiled_parts"]

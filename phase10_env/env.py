@@ -15,14 +15,20 @@ action.
 * ``terminations`` are all set when the game ends (or, with ``episode="hand"``, when the first
   hand ends); ``truncations`` when ``max_steps`` actions have been taken.
 * An illegal or out-of-range action raises ``ValueError`` naming it and why; nothing changes.
+  With ``illegal_action="terminate"`` (for clients that may send unmasked actions, as
+  PettingZoo's ``TerminateIllegalWrapper`` does) an illegal integer action instead ends the
+  episode: the offender gets ``illegal_reward`` (default -1), the others 0, every agent is
+  terminated and the offender's ``infos`` say ``"illegal_action": True``.
 
 Options: ``num_players`` (2-6), ``rules`` (a ``RulesConfig``, a mapping, a YAML path or the
 name of a file in ``configs/rules``) and/or rule options as keywords (``skip_rule=...``),
 ``rewards`` (preset name, mapping or ``RewardConfig``), ``episode`` (``"game"`` or ``"hand"``),
 ``start_phases`` (``"first"``, or ``"random"``: each seat starts at a random phase, which makes
 hand episodes cover every phase), ``features`` (``"standard"``, or ``"planning"`` to append
-the features of :mod:`phase10_env.planning`), ``max_steps``, ``render_mode`` (``"ansi"`` or
-``"human"``).
+the features of :mod:`phase10_env.planning`), ``max_steps`` (actions in all before truncation) or
+PettingZoo's ``max_cycles`` (cycles of one action per player: ``max_steps = max_cycles *
+num_players``), ``illegal_action`` (``"raise"`` or ``"terminate"``) and ``illegal_reward``,
+``render_mode`` (``"ansi"`` or ``"human"``).
 """
 
 from __future__ import annotations
@@ -49,8 +55,13 @@ from .policy import PlayerObservation
 from .render import render_text
 from .rewards import RewardConfig, load_rewards
 
+class IllegalActionError(ValueError):
+    """An integer action that is not legal in the current state (out of range or masked)."""
+
+
 EPISODES = ("game", "hand")
 START_PHASES = ("first", "random")
+ILLEGAL_ACTIONS = ("raise", "terminate")
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -67,9 +78,10 @@ class raw_env(AECEnv, EzPickle):
                  rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
                  rewards: RewardConfig | Mapping[str, float] | str | None = None, episode: str = "game",
                  max_steps: int | None = None, start_phases: str = "first", features: str = "standard",
+                 illegal_action: str = "raise", illegal_reward: float = -1.0, max_cycles: int | None = None,
                  **rule_options: Any) -> None:
         EzPickle.__init__(self, num_players, render_mode, rules, rewards, episode, max_steps, start_phases, features,
-                          **rule_options)
+                          illegal_action, illegal_reward, max_cycles, **rule_options)
         super().__init__()
         self.num_players = check_num_players(num_players)
         self.rules = load_rules(rules, **rule_options)
@@ -80,9 +92,18 @@ class raw_env(AECEnv, EzPickle):
         if start_phases not in START_PHASES:
             raise ValueError(f"start_phases must be one of {list(START_PHASES)}, not {start_phases!r}")
         self.start_phases = start_phases
-        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
-            raise ValueError(f"max_steps must be a positive integer or None, not {max_steps!r}")
-        self.max_steps = max_steps
+        for name, value in (("max_steps", max_steps), ("max_cycles", max_cycles)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} must be a positive integer or None, not {value!r}")
+        if max_steps is not None and max_cycles is not None:
+            raise ValueError("give max_steps (actions in all) or max_cycles (actions per player), not both")
+        self.max_steps = max_steps if max_cycles is None else max_cycles * self.num_players
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTIONS)}, not {illegal_action!r}")
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+            raise ValueError(f"illegal_reward must be a number, not {illegal_reward!r}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, not {render_mode!r}")
         self.render_mode = render_mode
@@ -158,7 +179,13 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         if not (type(action) is int and 0 <= action < NUM_ACTIONS and self._mask[action]):
-            action = self._check_action(agent, action)
+            try:
+                action = self._check_action(agent, action)
+            except IllegalActionError:
+                if self.illegal_action == "raise":
+                    raise
+                self._terminate_illegal(agent)
+                return
         if self._rewards_dirty:
             self._clear_rewards()
             self._rewards_dirty = False
@@ -195,17 +222,28 @@ class raw_env(AECEnv, EzPickle):
 
     def _check_action(self, agent: str, action: Any) -> int:
         """The action as an int, or a ``ValueError`` saying what is wrong with it (step's fast
-        path has already let plain legal ints through)."""
+        path has already let plain legal ints through): :class:`IllegalActionError` for an
+        integer that is not a legal action now."""
         if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
             action = action.reshape(()).item()
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
             raise ValueError(f"action must be an integer in [0, {NUM_ACTIONS}), not {action!r}")
         a = int(action)
         if not 0 <= a < NUM_ACTIONS:
-            raise ValueError(f"action {a} is out of range [0, {NUM_ACTIONS})")
+            raise IllegalActionError(f"action {a} is out of range [0, {NUM_ACTIONS})")
         if not self._mask[a]:
-            raise ValueError(f"illegal action {a} ({describe(a)}) for {agent}: {self._why_illegal(a)}")
+            raise IllegalActionError(f"illegal action {a} ({describe(a)}) for {agent}: {self._why_illegal(a)}")
         return a
+
+    def _terminate_illegal(self, agent: str) -> None:
+        """``illegal_action="terminate"``: the episode ends, the offender gets ``illegal_reward``."""
+        self._clear_rewards()
+        self._finish()
+        self.rewards[agent] = self.illegal_reward
+        self.infos[agent]["illegal_action"] = True
+        self._cumulative_rewards[agent] = 0.0  # what the others had not yet collected stays theirs
+        self._accumulate_rewards()
+        self._rewards_dirty = True
 
     def _why_illegal(self, a: int) -> str:
         game = self.game
