@@ -52,7 +52,7 @@ from .engine.seats import check_num_players
 from .engine.view import SeatView
 from .observation import ObservationEncoder, observation_bounds
 from .policy import PlayerObservation
-from .render import render_text
+from .render import pending_text, render_text
 from .rewards import RewardConfig, load_rewards
 
 class IllegalActionError(ValueError):
@@ -328,8 +328,9 @@ class raw_env(AECEnv, EzPickle):
         game = self.game
         viewer = None if game.is_over else game.current
         text = render_text(game, viewer, self.possible_agents)
-        if self._pending is not None:
-            text += f"\n  (laying down: {self._pending} chosen, its partner group next)"
+        pending = pending_text(self._pending)
+        if pending is not None:
+            text += f"\n  ({pending})"
         if self.render_mode == "human":
             print(text + "\n")
             return None

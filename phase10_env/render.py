@@ -5,7 +5,7 @@ from __future__ import annotations
 from .actions import ACTIONS, HIT_WILD_HIGH, HIT_WILD_LOW
 from .engine.cards import COLOURS, SKIP, card_name, cards_text, kinds_of
 from .engine.game import STAGE_NAMES, Game
-from .engine.phases import GroupKind, TableGroup, phase_text
+from .engine.phases import GroupKind, Meld, TableGroup, phase_text
 from .engine.view import SeatView
 
 
@@ -49,6 +49,14 @@ def render_text(game: Game, viewer: int | None = None, names: list[str] | None =
     if game.is_over:
         lines.append("Game over: " + ", ".join(names[w] for w in game.winners) + " won")
     return "\n".join(lines)
+
+
+def pending_text(pending: Meld | None) -> str | None:
+    """What the acting player has started and must finish with its next action(s), in words,
+    or None (see ``PlayerObservation.pending_meld`` and ``raw_env.pending_meld``)."""
+    if pending is None:
+        return None
+    return f"laying down: {pending} chosen; choose its partner group"
 
 
 def action_text(view: SeatView, action: int, names: list[str] | None = None) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from phase10_env.engine.cards import cards_text
 from phase10_env.engine.phases import phase_text
 from phase10_env.policy import PlayerObservation
-from phase10_env.render import action_text, group_text
+from phase10_env.render import action_text, group_text, pending_text
 
 
 def seat_text(obs: PlayerObservation) -> str:
@@ -26,8 +26,9 @@ def seat_text(obs: PlayerObservation) -> str:
         for i, group in enumerate(view.table[p.seat]):
             lines.append(f"      group {i}: {group_text(group)}")
     lines.append(f"  your hand: {cards_text(view.hand)}")
-    if obs.pending_meld is not None:
-        lines.append(f"  laying down: {obs.pending_meld} chosen; choose its partner group")
+    pending = pending_text(obs.pending_meld)
+    if pending is not None:
+        lines.append(f"  {pending}")
     return "\n".join(lines)
 
 
