@@ -18,16 +18,19 @@ ids        count  meaning
 294        1      discard a Wild
 295-299    5      discard a Skip at seat offset 1-5
 300        1      discard a Skip to no effect (only when no player may be skipped, R15)
+301-349    49     choose a card for the lay-down or hit in progress: colour x number, Wild
 =========  =====  =====================================================================
 
 Lay-down actions are *meld templates*: each lays one group of the current phase, declaring
 what its Wilds stand for (R12). A template is legal only if the phase has such a group still to
 lay and the rest of the hand can complete the phase with it; after a two-group phase's first
 template only completing templates are legal, so a started lay-down always finishes within the
-turn. Where several cards would do the same, the engine's fixed rule picks one: a meld takes
-natural cards before Wilds (colours in order red, blue, green, yellow; a colour group its
-highest numbers), and a hit with number *n* on a set or run plays the first colour of *n* held
-in that order (on a colour group the card's colour is the group's).
+turn. The player also chooses every card that leaves its hand (R10-R12): where a group could be
+made of different cards (which copies of a number, a natural card or a Wild), or a hit with
+number *n* could play different colours of *n*, the lay-down or hit waits for "choose a card"
+actions. Each one puts a card into the group (or names the hit's card); only cards some choice
+still open takes are unmasked, cards every open choice takes are settled at once, and the move
+is made as soon as one choice remains. Where there is nothing to choose, no such step appears.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ HIT_WILD_HIGH, HIT_WILD_LOW = NUM_NUMBERS, NUM_NUMBERS + 1
 
 
 class Action(NamedTuple):
-    """What an action id means. ``kind`` is one of draw, lay, hit, discard, skip."""
+    """What an action id means. ``kind`` is one of draw, lay, hit, discard, skip, choose."""
 
     kind: str
     draw_from_discard: bool = False
@@ -55,7 +58,7 @@ class Action(NamedTuple):
     seat_offset: int = 0
     group: int = 0
     hit_card: int = 0  # 0-11: number 1-12; 12: Wild high; 13: Wild low
-    card: int = 0  # discarded card kind
+    card: int = 0  # discarded or chosen card kind
     skip_offset: int | None = None  # Skip target offset, None for the no-effect Skip
 
 
@@ -73,6 +76,7 @@ def _build_table() -> tuple[Action, ...]:
     table += [Action("discard", card=k) for k in range(NUM_NATURALS + 1)]
     table += [Action("skip", skip_offset=o) for o in range(1, MAX_SEATS)]
     table.append(Action("skip", skip_offset=None))
+    table += [Action("choose", card=k) for k in range(NUM_NATURALS + 1)]
     return tuple(table)
 
 
@@ -87,7 +91,8 @@ HIT_FIRST = next(i for i, a in enumerate(ACTIONS) if a.kind == "hit")
 DISCARD_FIRST = next(i for i, a in enumerate(ACTIONS) if a.kind == "discard")
 DISCARD_WILD = DISCARD_FIRST + WILD
 SKIP_FIRST = next(i for i, a in enumerate(ACTIONS) if a.kind == "skip")  # offset 1
-SKIP_NO_EFFECT = NUM_ACTIONS - 1
+SKIP_NO_EFFECT = next(i for i, a in enumerate(ACTIONS) if a.kind == "skip" and a.skip_offset is None)
+CHOOSE_FIRST = next(i for i, a in enumerate(ACTIONS) if a.kind == "choose")  # + card kind (Wild: + 48)
 
 
 def hit_id(seat_offset: int, group: int, hit_card: int) -> int:
@@ -111,4 +116,6 @@ def describe(action: int) -> str:
         return f"hit {card} on {who} group {a.group}"
     if a.kind == "discard":
         return f"discard {card_name(a.card)}"
+    if a.kind == "choose":
+        return f"choose {card_name(a.card)}"
     return "discard Skip (no effect)" if a.skip_offset is None else f"discard Skip on seat +{a.skip_offset}"

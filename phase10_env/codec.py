@@ -1,14 +1,21 @@
-"""Between engine moves and action ids: legal-action masks, and decoding an action into the
-move the engine plays. The masks are computed from the engine's own rule queries
-(``laydown_options``, ``TableGroup.accepts``, ``skip_targets``), so the env never restates a rule.
+"""Between engine moves and action ids: legal-action masks, decoding an action into the move
+the engine plays, and the moves a player builds over several actions (:class:`Pending`: a
+lay-down group by group, the cards of a group or of a hit when there is a choice). The masks
+are computed from the engine's own rule queries (``laydown_options``, the card choices of
+:mod:`~phase10_env.engine.phases`, ``TableGroup.accepts``, ``skip_targets``), so the env never
+restates a rule.
 """
 
 from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .actions import (
     ACTIONS,
+    CHOOSE_FIRST,
     DISCARD_FIRST,
     DISCARD_WILD,
     DRAW_DECK,
@@ -24,17 +31,42 @@ from .actions import (
 from .engine.cards import NUM_NATURALS, NUM_NUMBERS, NUMBER_OF, PRESENT, SKIP, WILD
 from .engine.game import DRAW, PLAY, Game
 from .engine.moves import Discard, Draw, Hit, LayDown, Move
-from .engine.phases import GroupKind, Meld
+from .engine.phases import (
+    MELDS,
+    GroupKind,
+    Meld,
+    arrange,
+    can_fill,
+    first_group_choices,
+    partner_requirement,
+    second_group_choices,
+)
 
 
-def _partner(melds: tuple[Meld, ...], pending: Meld) -> Meld | None:
-    """The other meld of a two-group lay-down that contains ``pending``."""
-    if len(melds) == 2:
-        if melds[0] == pending:
-            return melds[1]
-        if melds[1] == pending:
-            return melds[0]
-    return None
+@dataclass(frozen=True)
+class Pending:
+    """A move the player to act has started and finishes with its next actions.
+
+    * a lay-down: ``laid`` holds its groups whose cards are settled (meld, sorted cards), and
+      ``meld`` a group whose cards are being chosen (or None: the second group is next);
+    * a hit: ``hit`` is ``(target seat, group, number)`` and its card is being chosen.
+
+    While cards are chosen, ``options`` lists the choices still open (sorted tuples of kinds)
+    and ``picked`` the cards all of them share, settled already."""
+
+    laid: tuple[tuple[Meld, tuple[int, ...]], ...] = ()
+    meld: Meld | None = None
+    hit: tuple[int, int, int] | None = None
+    options: tuple[tuple[int, ...], ...] = ()
+    picked: tuple[int, ...] = ()
+
+    @property
+    def choosing_cards(self) -> bool:
+        return bool(self.options)
+
+    def settled_cards(self) -> list[int]:
+        """Every card this move has taken from the hand so far."""
+        return [k for _, cards in self.laid for k in cards] + list(self.picked)
 
 
 _INT8 = np.dtype(np.int8)  # a dtype object, positional: the cheapest way to name it per call
@@ -50,9 +82,9 @@ _DRAW_MASKS = tuple(tuple(_read_only(bytes([deck, discard]) + bytes(NUM_ACTIONS 
 NO_ACTIONS = _read_only(bytes(NUM_ACTIONS))
 
 
-def legal_mask(game: Game, pending: Meld | None = None) -> np.ndarray:
+def legal_mask(game: Game, pending: Pending | None = None) -> np.ndarray:
     """The current player's legal actions as an int8 array of 0 and 1, read-only because
-    draw-stage masks are shared. ``pending`` is the first meld of a lay-down in progress."""
+    draw-stage masks are shared."""
     stage = game.stage
     if stage == DRAW:
         pile = game.discard_pile
@@ -60,18 +92,34 @@ def legal_mask(game: Game, pending: Meld | None = None) -> np.ndarray:
     if stage != PLAY:
         return NO_ACTIONS
     out = bytearray(NUM_ACTIONS)
-    _fill_play_mask(game, pending, out)
+    if pending is None:
+        _fill_play_mask(game, out)
+    elif pending.options:
+        have = Counter(pending.picked)
+        for option in pending.options:
+            for k, count in Counter(option).items():
+                if count > have[k]:
+                    out[CHOOSE_FIRST + k] = 1
+    else:
+        for meld in second_group_templates(game, pending):
+            out[MELD_IDS[meld]] = 1
     return _read_only(out)
 
 
-def _fill_play_mask(game: Game, pending: Meld | None, out: bytearray) -> None:
-    """Set the play-stage actions of the current player in ``out`` (all zeros)."""
-    if pending is not None:
-        for melds in game.laydown_options():
-            partner = _partner(melds, pending)
-            if partner is not None:
-                out[MELD_IDS[partner]] = 1
-        return
+def second_group_templates(game: Game, pending: Pending) -> list[Meld]:
+    """The melds that may complete a lay-down whose first group is settled."""
+    seat = game.current
+    (first, cards), = pending.laid
+    partner = partner_requirement(game.requirements(seat), first)
+    left = bytearray(game.hands[seat])
+    for k in cards:
+        left[k] -= 1
+    need = game.rules.natural_rule == "per_group" or cards[0] == WILD
+    return [m for m in MELDS[partner.kind, partner.size].values() if can_fill(left, m, need)]
+
+
+def _fill_play_mask(game: Game, out: bytearray) -> None:
+    """Set the play-stage actions of the current player, no move in progress, in ``out``."""
     seat = game.current
     hand = game.hands[seat]
     if not game.laid[seat]:
@@ -117,9 +165,9 @@ _DRAWS = (Draw(False), Draw(True))
 _DISCARDS = tuple(Discard(k) for k in range(WILD + 1))
 
 
-def decode(game: Game, action: int, pending: Meld | None) -> Move | Meld:
-    """The engine move an action stands for, or the meld to hold as ``pending`` when it starts a
-    two-group lay-down. Assumes ``action`` is unmasked."""
+def decode(game: Game, action: int, pending: Pending | None) -> Move | Pending:
+    """The engine move an action completes, or the move in progress it leads to (a
+    :class:`Pending`). Assumes ``action`` is unmasked."""
     if action < 2:
         return _DRAWS[action]
     if DISCARD_FIRST <= action <= DISCARD_WILD:
@@ -130,11 +178,16 @@ def decode(game: Game, action: int, pending: Meld | None) -> Move | Meld:
     if kind == "skip":
         return Discard(SKIP, None if a.skip_offset is None else (seat + a.skip_offset) % n)
     if kind == "lay":
-        if pending is not None:
-            return LayDown((pending, a.meld))
-        if len(game.requirements(seat)) == 1:
-            return LayDown((a.meld,))
-        return a.meld
+        hand, rule = game.hands[seat], game.rules.natural
+        if pending is None:
+            options = first_group_choices(hand, game.requirements(seat), a.meld, rule)
+            return _settle(game, Pending(meld=a.meld, options=tuple(options)))
+        options = second_group_choices(hand, pending.laid[0][1], a.meld, rule)
+        return _settle(game, replace(pending, meld=a.meld, options=tuple(options)))
+    if kind == "choose":
+        picked = Counter(pending.picked)
+        picked[a.card] += 1
+        return _settle(game, replace(pending, options=tuple(o for o in pending.options if _holds(o, picked))))
     target = (seat + a.seat_offset) % n
     if a.hit_card >= HIT_WILD_HIGH:
         return Hit(target, a.group, WILD, a.hit_card == HIT_WILD_LOW)
@@ -142,13 +195,58 @@ def decode(game: Game, action: int, pending: Meld | None) -> Move | Meld:
     if group.kind == GroupKind.COLOUR:
         return Hit(target, a.group, group.value * NUM_NUMBERS + a.hit_card)
     hand = game.hands[seat]
-    card = next(k for k in range(a.hit_card, NUM_NATURALS, NUM_NUMBERS) if hand[k])
-    return Hit(target, a.group, card)
+    kinds = [k for k in range(a.hit_card, NUM_NATURALS, NUM_NUMBERS) if hand[k]]
+    if len(kinds) == 1:
+        return Hit(target, a.group, kinds[0])
+    return Pending(hit=(target, a.group, a.hit_card + 1), options=tuple((k,) for k in kinds))
+
+
+def _holds(option: tuple[int, ...], cards: Counter) -> bool:
+    have = Counter(option)
+    return all(have[k] >= c for k, c in cards.items())
+
+
+def _settle(game: Game, pending: Pending) -> Move | Pending:
+    """Make the move once one card choice is left; else settle what every choice shares."""
+    if len(pending.options) > 1:
+        shared = Counter(pending.options[0])
+        for option in pending.options[1:]:
+            shared &= Counter(option)
+        return replace(pending, picked=tuple(sorted(shared.elements())))
+    (cards,) = pending.options
+    if pending.hit is not None:
+        target, group, _ = pending.hit
+        return Hit(target, group, cards[0])
+    laid = pending.laid + ((pending.meld, cards),)
+    if len(laid) < len(game.requirements(game.current)):
+        return Pending(laid=laid)
+    return LayDown(tuple(m for m, _ in laid), tuple(tuple(arrange(m, c)) for m, c in laid))
+
+
+def next_action(move: Move, pending: Pending | None, seat: int, num_players: int) -> int:
+    """The next action id toward ``move`` (a legal engine move) from ``pending``: what an agent
+    that has chosen a whole move plays, one action at a time."""
+    if pending is None:
+        return encode(move, seat, num_players)
+    if pending.hit is not None:
+        return CHOOSE_FIRST + move.card
+    rest = [(m, tuple(sorted(c))) for m, c in zip(move.melds, move.cards)]
+    for group in pending.laid:
+        rest.remove(group)
+    if pending.meld is None:  # the second group of the lay-down is next
+        return MELD_IDS[rest[0][0]]
+    cards = next(c for m, c in rest if m == pending.meld)
+    picked = Counter(pending.picked)
+
+    def still_open(k: int) -> int:  # choices left after choosing k: the fewer, the sooner done
+        return sum(_holds(o, picked + Counter((k,))) for o in pending.options)
+
+    return CHOOSE_FIRST + min(sorted((Counter(cards) - picked).elements()), key=still_open)
 
 
 def encode(move: Move, seat: int, num_players: int) -> int:
-    """The action id that plays ``move`` for ``seat`` (for a lay-down: the id of its first
-    meld; the other follows as a second action)."""
+    """The action id that plays ``move`` for ``seat``, or starts it (a lay-down: the id of its
+    first meld; a hit: the id of its number, a card choice may follow)."""
     if isinstance(move, Draw):
         return DRAW_DISCARD if move.from_discard else DRAW_DECK
     if isinstance(move, LayDown):

@@ -42,12 +42,11 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from .actions import NUM_ACTIONS, describe
-from .codec import NO_ACTIONS, decode, legal_mask
+from .actions import ACTIONS, NUM_ACTIONS, describe
+from .codec import NO_ACTIONS, Pending, decode, legal_mask
 from .engine.config import RulesConfig, load_rules
-from .engine.game import GAME_OVER, Game
-from .engine.moves import GameEnded, HandEnded
-from .engine.phases import Meld
+from .engine.game import GAME_OVER, PLAY, Game
+from .engine.moves import GameEnded, HandEnded, LayDown
 from .engine.seats import check_num_players
 from .engine.view import SeatView
 from .observation import ObservationEncoder, observation_bounds
@@ -153,7 +152,7 @@ class raw_env(AECEnv, EzPickle):
             game = Game(self.num_players, self.rules, seed=game_seed, first_dealer=first_dealer, start_phases=phases)
         self.game = game
         self._encoder = ObservationEncoder(game, planning=self.features == "planning")
-        self._pending: Meld | None = None
+        self._pending: Pending | None = None
         self._steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -193,12 +192,13 @@ class raw_env(AECEnv, EzPickle):
         mover, pending = game.current, self._pending
         move = decode(game, action, pending)
         self._steps += 1
-        if type(move) is Meld:
+        if type(move) is Pending:
             self._pending = move
             self._encoder.set_pending(move)
         else:
             if pending is not None:
                 self._pending = None
+                self._encoder.set_pending(None)
             events = game.unsafe_apply(move)  # the mask, exact by construction, was the check
             self._encoder.after_move(mover, move, events)
             if events:
@@ -246,15 +246,20 @@ class raw_env(AECEnv, EzPickle):
         self._rewards_dirty = True
 
     def _why_illegal(self, a: int) -> str:
-        game = self.game
-        if self._pending is not None:
-            return f"the lay-down started with {self._pending} must be completed first"
+        game, pending = self.game, self._pending
+        if pending is not None:
+            return f"{pending_text(pending)}: finish it first"
+        action = ACTIONS[a]
+        if action.kind == "choose":
+            return "no lay-down or hit is waiting for a card"
+        if action.kind == "lay":
+            if game.stage == PLAY and not game.laid[game.current]:
+                return f"{action.meld} is not part of any lay-down this hand can complete"
+            return game.illegal_reason(LayDown((action.meld,))) or "the action is masked in this state"
         try:
             move = decode(game, a, None)
-        except (IndexError, StopIteration):
+        except IndexError:
             return "no such card or group is available"
-        if type(move) is Meld:
-            return f"{move} is not part of any lay-down this hand can complete"
         return game.illegal_reason(move) or "the action is masked in this state"
 
     def _score_events(self, events: tuple) -> None:
@@ -315,8 +320,9 @@ class raw_env(AECEnv, EzPickle):
         return PlayerObservation(agent, self._seat_of[agent], obs["observation"], obs["action_mask"], self._pending, view)
 
     @property
-    def pending_meld(self) -> Meld | None:
-        """The first group of a two-group lay-down the acting agent has started, if any."""
+    def pending(self) -> Pending | None:
+        """The move the acting agent has started and finishes with its next actions, if any
+        (a lay-down group by group, or the choice of cards for a group or a hit)."""
         return self._pending
 
     def render(self) -> str | None:

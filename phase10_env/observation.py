@@ -14,13 +14,18 @@ discard_top     50       one-hot of the discard pile's top card (zeros if empty)
 discard_counts  50       cards per kind in the discard pile (all were seen discarded)
 table_counts    50       cards per kind laid on the table
 seats           6 x 68   per seat offset: 22 seat values, then its 2 groups x 23 values
-pending_meld    23       the first group of a lay-down in progress (group values)
-stage           3        one-hot for the player to act: to draw, to play, finishing a lay-down
+pending_groups  2 x 23   the groups of a lay-down in progress, in the order chosen (group values)
+pending_hit     20       a hit waiting for its card: target seat offset from the player to act
+                         (6), group (2), number (12)
+pending_cards   50       cards the move in progress has settled (its groups' and chosen cards)
+stage           4        one-hot for the player to act: to draw, to play, to choose a lay-down's
+                         second group, to choose a card
 game            3        tie replay, draw pile size / 108, discard pile size / 108
 ==============  =======  ===============================================================
 
 Seat values: present, active (not left out of a tie replay), the phase being played (one-hot
-of phase 1-10), phases completed / 10, phases still to complete / 10, phase down this hand,
+of phase 1-10), phases completed and phases still to complete, each as a share of the phases
+that win the game (``phases_to_win``, 10 in the standard game), phase down this hand,
 hand size (cards), score / 100 (capped at 100), Skip pending, last turn lost to a Skip, skipped this hand, is
 the dealer, is to act.
 
@@ -41,6 +46,7 @@ from .actions import GROUPS_PER_SEAT, MAX_SEATS
 from .engine.cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, NUM_NUMBERS
 from .engine.compiled import load
 from .engine.game import DRAW, GAME_OVER, PLAY, Game
+from .codec import Pending
 from .engine.moves import Draw, Event, HandEnded, Hit, LayDown, Move
 from .engine.phases import GroupKind, Meld, TableGroup
 from .planning import PLANNING_HIGH, PLANNING_SIZE, planning_features
@@ -71,8 +77,10 @@ LAYOUT: tuple[tuple[str, int], ...] = (
     ("discard_counts", NUM_KINDS),
     ("table_counts", NUM_KINDS),
     ("seats", MAX_SEATS * SEAT_BLOCK),
-    ("pending_meld", GROUP_VALUES),
-    ("stage", 3),
+    ("pending_groups", GROUPS_PER_SEAT * GROUP_VALUES),
+    ("pending_hit", MAX_SEATS + GROUPS_PER_SEAT + NUM_NUMBERS),
+    ("pending_cards", NUM_KINDS),
+    ("stage", 4),
     ("game", 3),
 )
 OBS_SLICES: dict[str, slice] = {name: slice(o, o + size) for (name, size), o in zip(LAYOUT, _offsets(LAYOUT).values())}
@@ -85,7 +93,7 @@ SCORE_CAP = 10_000
 def _high() -> np.ndarray:
     high = np.ones(OBS_SIZE, dtype=np.float32)
     counts = np.array(DECK_COUNTS, dtype=np.float32)
-    for name in ("hand", "discard_counts", "table_counts"):
+    for name in ("hand", "discard_counts", "table_counts", "pending_cards"):
         high[OBS_SLICES[name]] = counts
     seats = high[OBS_SLICES["seats"]].reshape(MAX_SEATS, SEAT_BLOCK)
     seats[:, SEAT_FIELDS["hand_size"]] = 11  # 10 dealt plus one drawn
@@ -106,20 +114,23 @@ def observation_bounds(features: str) -> tuple[np.ndarray, np.ndarray]:
         return OBS_LOW, OBS_HIGH
     return np.zeros(OBS_SIZE + PLANNING_SIZE, dtype=np.float32), np.concatenate([OBS_HIGH, PLANNING_HIGH])
 
-_TAIL = OBS_SIZE - OBS_SLICES["pending_meld"].start
+_TAIL_START = OBS_SLICES["pending_groups"].start
+_TAIL = OBS_SIZE - _TAIL_START
 # compose() relies on this order: the four card parts, the seat blocks, then the tail.
-assert [name for name, _ in LAYOUT] == ["hand", "discard_top", "discard_counts", "table_counts", "seats",
-                                        "pending_meld", "stage", "game"]
+assert [name for name, _ in LAYOUT][:5] == ["hand", "discard_top", "discard_counts", "table_counts", "seats"]
 assert OBS_SLICES["seats"].start == 4 * NUM_KINDS
-# Offsets inside the tail (pending_meld, stage, game).
-_T_STAGE = OBS_SLICES["stage"].start - OBS_SLICES["pending_meld"].start
-_T_GAME = OBS_SLICES["game"].start - OBS_SLICES["pending_meld"].start
+# Offsets inside the tail (the move in progress, stage, game).
+_T_HIT = OBS_SLICES["pending_hit"].start - _TAIL_START
+_T_CARDS = OBS_SLICES["pending_cards"].start - _TAIL_START
+_T_STAGE = OBS_SLICES["stage"].start - _TAIL_START
+_T_GAME = OBS_SLICES["game"].start - _TAIL_START
 _HAND_SIZE, _TO_ACT, _LOST_TURN = SEAT_FIELDS["hand_size"], SEAT_FIELDS["to_act"], SEAT_FIELDS["lost_turn"]
 _SKIP_START = SEAT_FIELDS["skip_pending"]
 # dtype objects, positional: the cheapest way to name them per call
 _FLOAT32, _UINT8 = np.dtype(np.float32), np.dtype(np.uint8)
 
 
+_NO_PENDING = array("f", bytes(4 * _T_STAGE))
 #: One-hot bytes of each card kind; index -1 (an empty discard pile): all zeros.
 _ONE_HOT = [bytes(k == i for i in range(NUM_KINDS)) for k in range(NUM_KINDS)] + [bytes(NUM_KINDS)]
 
@@ -188,9 +199,9 @@ class ObservationEncoder:
         self._used = n * SEAT_BLOCK
         self._items = array("f", bytes(8 * self._used))  # 4 bytes per float, two copies
         self._flat = np.frombuffer(self._items, dtype=np.float32)
-        self._tail = array("f", bytes(4 * _TAIL))  # pending_meld, stage and game values
+        self._tail = array("f", bytes(4 * _TAIL))  # the move in progress, stage and game values
         self._tail_values = np.frombuffer(self._tail, dtype=np.float32)
-        self._pending = False
+        self._pending: Pending | None = None
         self._to_act = -1
         self.refresh_all()
 
@@ -215,8 +226,9 @@ class ObservationEncoder:
         row[0] = 1.0
         row[1] = float(g.active[s])
         row[2 + g.phase_of(s) - 1] = 1.0
-        row[12] = completed / 10
-        row[13] = (g.rules.phases_to_win - completed) / 10
+        to_win = g.rules.phases_to_win
+        row[12] = completed / to_win
+        row[13] = (to_win - completed) / to_win
         row[14] = float(g.laid[s])
         row[15] = float(g.hand_sizes[s])
         row[16] = min(g.scores[s], SCORE_CAP) / 100
@@ -233,10 +245,23 @@ class ObservationEncoder:
             values[i * GROUP_VALUES:(i + 1) * GROUP_VALUES] = table_group_values(group)
         self._put(s, SEAT_VALUES, values)
 
-    def set_pending(self, meld: Meld | None) -> None:
-        """A two-group lay-down was started with ``meld`` (or ``None``: none in progress)."""
-        self._pending = meld is not None
-        self._tail[:GROUP_VALUES] = array("f", [0.0] * GROUP_VALUES if meld is None else meld_values(meld))
+    def set_pending(self, pending: Pending | None) -> None:
+        """The move in progress of the player to act (``None``: none)."""
+        self._pending = pending
+        tail = self._tail
+        tail[:_T_STAGE] = _NO_PENDING
+        if pending is None:
+            return
+        groups = [meld for meld, _ in pending.laid] + ([pending.meld] if pending.meld is not None else [])
+        for i, meld in enumerate(groups):
+            tail[i * GROUP_VALUES:(i + 1) * GROUP_VALUES] = array("f", meld_values(meld))
+        if pending.hit is not None:
+            target, group, number = pending.hit
+            tail[_T_HIT + (target - self.game.current) % self.game.num_players] = 1.0
+            tail[_T_HIT + MAX_SEATS + group] = 1.0
+            tail[_T_HIT + MAX_SEATS + GROUPS_PER_SEAT + number - 1] = 1.0
+        for k in pending.settled_cards():
+            tail[_T_CARDS + k] += 1.0
 
     def after_move(self, mover: int, move: Move, events: tuple[Event, ...]) -> None:
         """Bring the seat blocks up to date after the engine played ``move`` for ``mover``."""
@@ -252,7 +277,6 @@ class ObservationEncoder:
         if kind is LayDown:
             self.refresh_seat(mover)
             self.refresh_groups(mover)
-            self.set_pending(None)
         elif kind is Hit:
             self.refresh_groups(move.target)
         elif events or move.target is not None:  # a Skip was aimed or a turn lost
@@ -276,8 +300,9 @@ class ObservationEncoder:
         pile = g.discard_pile
         tail, stage, pending = self._tail, g.stage, self._pending
         tail[_T_STAGE] = stage == DRAW
-        tail[_T_STAGE + 1] = stage == PLAY and not pending
-        tail[_T_STAGE + 2] = pending
+        tail[_T_STAGE + 1] = stage == PLAY and pending is None
+        tail[_T_STAGE + 2] = pending is not None and not pending.options
+        tail[_T_STAGE + 3] = pending is not None and bool(pending.options)
         tail[_T_GAME] = g.replay
         tail[_T_GAME + 1] = len(g.draw_pile) / DECK_SIZE
         tail[_T_GAME + 2] = len(pile) / DECK_SIZE

@@ -1,7 +1,7 @@
 """What an agent is given at its turn, and the small interface every agent implements.
 
 An agent sees a :class:`PlayerObservation`: the encoded observation and legal-action mask of
-its seat, the lay-down in progress if any, and the readable
+its seat, the move in progress if any, and the readable
 :class:`~phase10_env.engine.SeatView` of the same information (for rule-based agents and
 humans). It holds nothing else: no environment and no game, so an agent cannot read another
 seat's cards even by accident. ``raw_env.player_observation(agent)`` builds one.
@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .engine.phases import Meld
+from .codec import Pending
 from .engine.view import SeatView
 from .observation import OBS_SIZE
 from .planning import PLANNING_SIZE, planning_features_of_view
@@ -22,15 +22,16 @@ from .planning import PLANNING_SIZE, planning_features_of_view
 
 @dataclass(frozen=True)
 class PlayerObservation:
-    """One agent's input for one decision. ``view`` is ``None`` when the caller was told the
-    agent does not read it (``Policy.needs_view = False``): building it costs more than a
-    network's whole decision."""
+    """One agent's input for one decision. ``pending`` is the move the agent has started and
+    finishes with this action (see :class:`~phase10_env.codec.Pending`). ``view`` is ``None``
+    when the caller was told the agent does not read it (``Policy.needs_view = False``):
+    building it costs more than a network's whole decision."""
 
     agent: str
     seat: int
     observation: np.ndarray
     action_mask: np.ndarray
-    pending_meld: Meld | None
+    pending: Pending | None
     view: SeatView | None
 
     def seat_view(self) -> SeatView:

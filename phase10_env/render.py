@@ -5,7 +5,8 @@ from __future__ import annotations
 from .actions import ACTIONS, HIT_WILD_HIGH, HIT_WILD_LOW
 from .engine.cards import COLOURS, SKIP, card_name, cards_text, kinds_of
 from .engine.game import STAGE_NAMES, Game
-from .engine.phases import GroupKind, Meld, TableGroup, phase_text
+from .codec import Pending
+from .engine.phases import GroupKind, TableGroup, arrange, phase_text
 from .engine.view import SeatView
 
 
@@ -51,12 +52,17 @@ def render_text(game: Game, viewer: int | None = None, names: list[str] | None =
     return "\n".join(lines)
 
 
-def pending_text(pending: Meld | None) -> str | None:
-    """What the acting player has started and must finish with its next action(s), in words,
-    or None (see ``PlayerObservation.pending_meld`` and ``raw_env.pending_meld``)."""
+def pending_text(pending: Pending | None) -> str | None:
+    """The move the player to act has started and must finish, in words, or None."""
     if pending is None:
         return None
-    return f"laying down: {pending} chosen; choose its partner group"
+    if pending.hit is not None:
+        return f"hitting a {pending.hit[2]}: choose which card"
+    groups = [f"{meld} ({cards_text(arrange(meld, cards))})" for meld, cards in pending.laid]
+    if pending.meld is not None:
+        chosen = f"{pending.meld}" + (f" with {cards_text(pending.picked)}" if pending.picked else "")
+        return "laying down " + " and ".join([*groups, chosen]) + ": choose its cards"
+    return "laying down " + " and ".join(groups) + ": choose the second group"
 
 
 def action_text(view: SeatView, action: int, names: list[str] | None = None) -> str:
@@ -69,6 +75,8 @@ def action_text(view: SeatView, action: int, names: list[str] | None = None) -> 
         return f"lay down {a.meld}"
     if a.kind == "discard":
         return f"discard {card_name(a.card)}"
+    if a.kind == "choose":
+        return f"use {card_name(a.card)}"
     if a.kind == "skip":
         if a.skip_offset is None:
             return f"discard {card_name(SKIP)} (no one can be skipped)"

@@ -28,16 +28,17 @@ of 2-player games against the bot without them (4,000 games).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from phase10_env.actions import DRAW_DECK, DRAW_DISCARD, MELD_IDS
-from phase10_env.codec import encode
-from phase10_env.engine import SKIP, WILD, Discard, Hit, LayDown, SeatView, TableGroup, allocate
+from phase10_env.actions import DRAW_DECK, DRAW_DISCARD
+from phase10_env.codec import Pending, next_action
+from phase10_env.engine import SKIP, WILD, Discard, Hit, LayDown, Move, SeatView, TableGroup
 from phase10_env.engine.cards import COLOUR_OF, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS, NUMBER_OF, POINTS
 from phase10_env.engine.game import Stage
-from phase10_env.engine.phases import PHASES, GroupKind, Meld, NaturalRule, phase_progress
+from phase10_env.engine.phases import PHASES, GroupKind, NaturalRule, phase_progress
 from phase10_env.policy import PlayerObservation
 
 
@@ -82,12 +83,13 @@ class HeuristicAgent:
 
     def act(self, obs: PlayerObservation) -> int:
         view = obs.seat_view()
-        legal = set(obs.legal_actions.tolist())
         if view.stage == Stage.DRAW:
-            action = DRAW_DISCARD if DRAW_DISCARD in legal and self._wants_discard(view) else DRAW_DECK
+            action = DRAW_DISCARD if obs.action_mask[DRAW_DISCARD] and self._wants_discard(view) else DRAW_DECK
         else:
-            action = self._play(view, obs.pending_meld)
-        return action if action in legal else min(legal)
+            action = self._play(view, obs.pending)
+        if not obs.action_mask[action]:
+            raise RuntimeError(f"the heuristic chose action {action}, which is not legal here: a bug in the heuristic")
+        return action
 
     # ------------------------------------------------------------------ drawing
 
@@ -113,25 +115,27 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------------ playing
 
-    def _play(self, view: SeatView, pending: Meld | None) -> int:
+    def _play(self, view: SeatView, pending: Pending | None) -> int:
+        """The next action of the move it likes best (a lay-down or a hit may take several)."""
         moves = view.legal_moves
         laydowns = [m for m in moves if isinstance(m, LayDown)]
-        if pending is not None:
-            laydowns = [m for m in laydowns if pending in m.melds]
-            best = min(laydowns, key=lambda m: _after_laydown(view, m))
-            melds = list(best.melds)
-            melds.remove(pending)
-            return MELD_IDS[melds[0]]
-        if laydowns:
-            return encode(min(laydowns, key=lambda m: _after_laydown(view, m)), view.seat, view.num_players)
         hits = [m for m in moves if isinstance(m, Hit)]
-        if hits:
-            if self.config.plan_hits:
-                hit = min(hits, key=lambda m: _after_hit(view, m))
+        if pending is not None:
+            if pending.hit is not None:
+                target, group, number = pending.hit
+                hits = [m for m in hits if (m.target, m.group) == (target, group) and NUMBER_OF[m.card] == number]
             else:
-                hit = min(hits, key=lambda m: (m.card == WILD, -POINTS[m.card]))
-            return encode(hit, view.seat, view.num_players)
-        return encode(self._discard(view, [m for m in moves if isinstance(m, Discard)]), view.seat, view.num_players)
+                laydowns = [m for m in laydowns if _extends(m, pending)]
+        if laydowns:
+            move: Move = min(laydowns, key=lambda m: _after_laydown(view, m))
+        elif hits:
+            if self.config.plan_hits:
+                move = min(hits, key=lambda m: _after_hit(view, m))
+            else:
+                move = min(hits, key=lambda m: (m.card == WILD, -POINTS[m.card]))
+        else:
+            move = self._discard(view, [m for m in moves if isinstance(m, Discard)])
+        return next_action(move, pending, view.seat, view.num_players)
 
     def _discard(self, view: SeatView, discards: list[Discard]) -> Discard:
         """A Skip if it has one; else the cheapest card by the ranking in the module docstring."""
@@ -304,12 +308,23 @@ def _fits_anywhere(card: int, table: tuple[tuple[TableGroup, ...], ...]) -> bool
                for groups in table for g in groups)
 
 
+def _extends(move: LayDown, pending: Pending) -> bool:
+    """Whether ``move`` is a lay-down the one in progress can still become."""
+    rest = [(m, tuple(sorted(c))) for m, c in zip(move.melds, move.cards)]
+    for group in pending.laid:
+        if group not in rest:
+            return False
+        rest.remove(group)
+    if pending.meld is None:
+        return True
+    return any(m == pending.meld and not Counter(pending.picked) - Counter(c) for m, c in rest)
+
+
 def _after_laydown(view: SeatView, move: LayDown) -> tuple[int, int]:
     """(points, cards) left in hand after laying ``move`` down and hitting all that fits."""
     hand = _counts(view.hand)
-    groups = allocate(hand, move.melds, view.rules.natural)
     table = [g.copy() for groups_ in view.table for g in groups_]
-    for meld, cards in zip(move.melds, groups):
+    for meld, cards in zip(move.melds, move.cards):
         for c in cards:
             hand[c] -= 1
         table.append(TableGroup(meld.kind, meld.value, list(cards)))

@@ -26,7 +26,7 @@ def seat_text(obs: PlayerObservation) -> str:
         for i, group in enumerate(view.table[p.seat]):
             lines.append(f"      group {i}: {group_text(group)}")
     lines.append(f"  your hand: {cards_text(view.hand)}")
-    pending = pending_text(obs.pending_meld)
+    pending = pending_text(obs.pending)
     if pending is not None:
         lines.append(f"  {pending}")
     return "\n".join(lines)

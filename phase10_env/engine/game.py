@@ -38,6 +38,9 @@ from .phases import (
     Requirement,
     TableGroup,
     allocate,
+    arrange,
+    laydown_card_choices,
+    laydown_card_problem,
     laydowns,
     laydowns_from_supply,
     matches_requirements,
@@ -209,6 +212,19 @@ class Game:
             cache = self._laydown_cache = (key, phase, options)
         return cache[2]
 
+    def laydown_moves(self) -> list[LayDown]:
+        """Every lay-down the current player may make now, each choice of cards its own move
+        (two groups of the same meld listed once)."""
+        seat = self.current
+        hand, reqs, rule = self.hands[seat], self.requirements(seat), self.rules.natural
+        moves = []
+        for melds in self.laydown_options():
+            for cards in laydown_card_choices(hand, melds, reqs, rule):
+                if len(melds) == 2 and melds[0] == melds[1] and cards[0] > cards[1]:
+                    continue
+                moves.append(LayDown(melds, tuple(tuple(arrange(m, c)) for m, c in zip(melds, cards))))
+        return moves
+
     def hit_moves(self) -> list[Hit]:
         """Every hit the current player may make now (R14)."""
         seat = self.current
@@ -240,7 +256,7 @@ class Game:
             return moves
         if self.stage != PLAY:
             return []
-        moves = [LayDown(melds) for melds in self.laydown_options()]
+        moves: list[Move] = self.laydown_moves()
         moves.extend(self.hit_moves())
         hand = self.hands[self.current]
         moves.extend(Discard(k) for k in range(SKIP) if hand[k])
@@ -307,6 +323,11 @@ class Game:
             return f"malformed melds {melds!r}"
         if not matches_requirements(melds, reqs):
             return f"phase {self.phase_of(seat)} needs exactly {' + '.join(map(str, reqs))} (R13)"
+        if move.cards is not None:
+            if not (isinstance(move.cards, tuple) and all(isinstance(c, tuple) and all(isinstance(k, int) and 0 <= k < SKIP + 1 for k in c) for c in move.cards)):
+                return f"malformed cards {move.cards!r}"
+            problem = laydown_card_problem(hand, melds, move.cards, self.rules.natural)
+            return None if problem is None else f"{problem} (natural_rule={self.rules.natural_rule!r})"
         if allocate(hand, melds, self.rules.natural) is None:
             return f"the hand cannot make these groups (natural_rule={self.rules.natural_rule!r})"
         return None
@@ -360,7 +381,10 @@ class Game:
             self.table[move.target][move.group].add(move.card, move.low_end)
             self.table_counts[move.card] += 1
         else:
-            groups = allocate(self.hands[seat], move.melds, self.rules.natural)
+            if move.cards is None:
+                groups = allocate(self.hands[seat], move.melds, self.rules.natural)
+            else:
+                groups = [arrange(m, c) for m, c in zip(move.melds, move.cards)]
             for meld, cards in zip(move.melds, groups):
                 for card in cards:
                     self._take_from_hand(seat, card)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Union
 
-from .cards import SKIP, WILD, card_name, parse_card
+from .cards import SKIP, WILD, card_name, cards_text, parse_card
 from .phases import KIND_NAMES, GroupKind, Meld
 
 
@@ -26,12 +26,18 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class LayDown:
-    """Lay down the whole phase: one meld per group of the phase, in any order."""
+    """Lay down the whole phase: one meld per group of the phase, in any order (the first
+    becomes the player's group 0). ``cards`` names the cards of each meld (a run's in the
+    order of its numbers, each Wild in the place it stands for); without it the engine takes
+    natural cards before Wilds (see :func:`~phase10_env.engine.phases.allocate`)."""
 
     melds: tuple[Meld, ...]
+    cards: tuple[tuple[int, ...], ...] | None = None
 
     def __str__(self) -> str:
-        return "lay down " + " and ".join(str(m) for m in self.melds)
+        if self.cards is None:
+            return "lay down " + " and ".join(str(m) for m in self.melds)
+        return "lay down " + " and ".join(f"{m} ({cards_text(c)})" for m, c in zip(self.melds, self.cards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +76,10 @@ def move_to_json(move: Move) -> dict[str, Any]:
     if isinstance(move, Draw):
         return {"move": "draw", "from_discard": move.from_discard}
     if isinstance(move, LayDown):
-        return {"move": "lay_down", "melds": [[KIND_NAMES[m.kind], m.value, m.size] for m in move.melds]}
+        data: dict[str, Any] = {"move": "lay_down", "melds": [[KIND_NAMES[m.kind], m.value, m.size] for m in move.melds]}
+        if move.cards is not None:
+            data["cards"] = [[card_name(k) for k in group] for group in move.cards]
+        return data
     if isinstance(move, Hit):
         return {"move": "hit", "target": move.target, "group": move.group, "card": card_name(move.card), "low_end": move.low_end}
     if isinstance(move, Discard):
@@ -84,7 +93,9 @@ def move_from_json(data: dict[str, Any]) -> Move:
         if kind == "draw":
             return Draw(bool(data["from_discard"]))
         if kind == "lay_down":
-            return LayDown(tuple(Meld(GroupKind(KIND_NAMES.index(k)), int(v), int(s)) for k, v, s in data["melds"]))
+            melds = tuple(Meld(GroupKind(KIND_NAMES.index(k)), int(v), int(s)) for k, v, s in data["melds"])
+            cards = data.get("cards")
+            return LayDown(melds, None if cards is None else tuple(tuple(parse_card(c) for c in group) for group in cards))
         if kind == "hit":
             return Hit(int(data["target"]), int(data["group"]), parse_card(data["card"]), bool(data.get("low_end", False)))
         if kind == "discard":

@@ -124,8 +124,8 @@ def meld_values(kind: int, size: int) -> range:
     return range(NUM_COLOURS)
 
 
-#: ``_MELDS[kind, size][value]``: shared Meld objects, so enumerating lay-downs builds none.
-_MELDS: dict[tuple[int, int], dict[int, Meld]] = {
+#: ``MELDS[kind, size][value]``: shared Meld objects, so enumerating lay-downs builds none.
+MELDS: dict[tuple[int, int], dict[int, Meld]] = {
     (kind, size): {v: Meld(kind, v, size) for v in meld_values(kind, size)}
     for kind in GroupKind for size in range(1, NUM_NUMBERS + 1)
 }
@@ -227,6 +227,167 @@ def allocate(hand: Sequence[int], melds: Sequence[Meld], natural_rule: NaturalRu
     return groups
 
 
+# --------------------------------------------------------------------------- card choices
+#
+# A lay-down may also name its cards (R10-R13 let the player choose them): which copies of a
+# number, a natural card or a Wild. These list and check every such choice.
+
+
+def meld_accepts(meld: Meld, kid: int) -> bool:
+    """Whether card ``kid`` may stand in ``meld`` (a Wild always may, a Skip never)."""
+    return kid == WILD or (0 <= kid < NUM_NATURALS and _fits(meld, kid))
+
+
+def arrange(meld: Meld, cards: Sequence[int]) -> list[int]:
+    """The cards of a meld in table order: a run from its lowest number up, each Wild in the
+    place of the number it stands for; a set or colour group naturals ascending, then Wilds."""
+    if meld.kind != GroupKind.RUN:
+        return sorted(cards)
+    naturals = {NUMBER_OF[k]: k for k in cards if k != WILD}
+    return [naturals.get(n, WILD) for n in range(meld.value, meld.value + meld.size)]
+
+
+def meld_card_problem(meld: Meld, cards: Sequence[int]) -> str | None:
+    """Why ``cards`` (any order) cannot form ``meld``, or None. A run needs one card per number
+    of its span, the Wilds standing for the numbers no natural card takes."""
+    if len(cards) != meld.size:
+        return f"{meld} takes {meld.size} cards, not {len(cards)}"
+    bad = [k for k in cards if not meld_accepts(meld, k)]
+    if bad:
+        return f"{cards_text(bad)} cannot stand in {meld}"
+    if meld.kind == GroupKind.RUN:
+        numbers = [NUMBER_OF[k] for k in cards if k != WILD]
+        if len(set(numbers)) != len(numbers):
+            return f"{meld} holds one card per number"
+    return None
+
+
+def meld_choices(avail: Sequence[int], meld: Meld, need_natural: bool = False) -> list[tuple[int, ...]]:
+    """Every distinct choice of cards (a sorted tuple of kinds) that ``meld`` can take from the
+    per-kind counts ``avail``; with ``need_natural``, only choices holding a natural card."""
+    kind, value, size = meld
+    if kind == GroupKind.RUN:
+        slots = [[k for k in range(n - 1, NUM_NATURALS, NUM_NUMBERS) if avail[k]] for n in range(value, value + size)]
+    else:
+        kids = range(value - 1, NUM_NATURALS, NUM_NUMBERS) if kind == GroupKind.SET else range(value * NUM_NUMBERS, (value + 1) * NUM_NUMBERS)
+        slots = [[k for k in kids if avail[k]]]
+    wilds = avail[WILD]
+    found: set[tuple[int, ...]] = set()
+
+    def runs(i: int, chosen: list[int], wild: int) -> None:
+        if i == len(slots):
+            found.add(tuple(sorted(chosen)) + (WILD,) * wild)
+            return
+        for k in slots[i]:
+            chosen.append(k)
+            runs(i + 1, chosen, wild)
+            chosen.pop()
+        if wild < wilds:
+            runs(i + 1, chosen, wild + 1)
+
+    def multisets(i: int, chosen: list[int]) -> None:
+        kids_ = slots[0]
+        if i == len(kids_):
+            wild = size - len(chosen)
+            if 0 <= wild <= wilds:
+                found.add(tuple(chosen) + (WILD,) * wild)
+            return
+        k = kids_[i]
+        for count in range(min(avail[k], size - len(chosen)) + 1):
+            chosen.extend([k] * count)
+            multisets(i + 1, chosen)
+            del chosen[len(chosen) - count:]
+
+    if kind == GroupKind.RUN:
+        runs(0, [], 0)
+    else:
+        multisets(0, [])
+    return sorted(c for c in found if not need_natural or c[0] != WILD)
+
+
+def can_fill(avail: Sequence[int], meld: Meld, need_natural: bool) -> bool:
+    """Whether ``meld`` can take its cards from ``avail`` (with a natural card, if needed)."""
+    kind, value, size = meld
+    if kind == GroupKind.RUN:
+        naturals = sum(1 for n in range(value, value + size) if any(avail[k] for k in range(n - 1, NUM_NATURALS, NUM_NUMBERS)))
+    else:
+        kids = range(value - 1, NUM_NATURALS, NUM_NUMBERS) if kind == GroupKind.SET else range(value * NUM_NUMBERS, (value + 1) * NUM_NUMBERS)
+        naturals = min(sum(avail[k] for k in kids), size)
+    return naturals + avail[WILD] >= size and (naturals > 0 or not need_natural)
+
+
+def partner_requirement(requirements: Sequence[Requirement], meld: Meld) -> Requirement | None:
+    """The group a two-group phase still asks for once ``meld`` is laid (None for a one-group
+    phase); ``meld`` must match one of the requirements."""
+    if len(requirements) == 1:
+        return None
+    first, second = requirements
+    return second if (first.kind, first.size) == (meld.kind, meld.size) else first
+
+
+def _without(avail: Sequence[int], cards: Sequence[int]) -> bytearray:
+    left = bytearray(avail)
+    for k in cards:
+        left[k] -= 1
+    return left
+
+
+def first_group_choices(hand: Sequence[int], requirements: Sequence[Requirement], meld: Meld,
+                        natural_rule: NaturalRule) -> list[tuple[int, ...]]:
+    """The card choices for ``meld``, the first group laid of a phase, that leave the rest of
+    the hand able to complete the phase (with a one-group phase: that hold a natural card)."""
+    partner = partner_requirement(requirements, meld)
+    if partner is None:
+        return meld_choices(hand, meld, need_natural=True)
+    per_group = natural_rule == NaturalRule.PER_GROUP
+    out = []
+    for cards in meld_choices(hand, meld, need_natural=per_group):
+        left = _without(hand, cards)
+        need = per_group or cards[0] == WILD
+        if any(can_fill(left, m, need) for m in MELDS[partner.kind, partner.size].values()):
+            out.append(cards)
+    return out
+
+
+def second_group_choices(hand: Sequence[int], first: tuple[int, ...], meld: Meld,
+                         natural_rule: NaturalRule) -> list[tuple[int, ...]]:
+    """The card choices for ``meld``, the second group of a lay-down whose first group takes
+    the cards ``first``, from what the hand holds besides them."""
+    need = natural_rule == NaturalRule.PER_GROUP or first[0] == WILD
+    return meld_choices(_without(hand, first), meld, need_natural=need)
+
+
+def laydown_card_choices(hand: Sequence[int], melds: Sequence[Meld], requirements: Sequence[Requirement],
+                         natural_rule: NaturalRule) -> list[tuple[tuple[int, ...], ...]]:
+    """Every choice of cards for the lay-down ``melds`` (one sorted tuple per meld)."""
+    if len(melds) == 1:
+        return [(c,) for c in first_group_choices(hand, requirements, melds[0], natural_rule)]
+    first, second = melds
+    return [(c1, c2) for c1 in first_group_choices(hand, requirements, first, natural_rule)
+            for c2 in second_group_choices(hand, c1, second, natural_rule)]
+
+
+def laydown_card_problem(hand: Sequence[int], melds: Sequence[Meld], cards: Sequence[Sequence[int]],
+                         natural_rule: NaturalRule) -> str | None:
+    """Why ``cards`` (one list per meld) cannot be laid as ``melds`` from ``hand``, or None."""
+    if len(cards) != len(melds):
+        return f"a lay-down of {len(melds)} groups names the cards of {len(cards)}"
+    for meld, group in zip(melds, cards):
+        problem = meld_card_problem(meld, group)
+        if problem:
+            return problem
+    used = bytearray(NUM_KINDS)
+    for group in cards:
+        for k in group:
+            used[k] += 1
+    if any(u > h for u, h in zip(used, hand)):
+        return "the hand does not hold these cards"
+    naturals = [sum(1 for k in group if k != WILD) for group in cards]
+    if not any(naturals) or (natural_rule == NaturalRule.PER_GROUP and not all(naturals)):
+        return f"a lay-down needs a natural card {'in every group' if natural_rule == NaturalRule.PER_GROUP else ''} (R11)".replace("  ", " ")
+    return None
+
+
 # --------------------------------------------------------------------------- enumeration
 
 
@@ -309,11 +470,11 @@ def laydowns_from_supply(supply: list[int], wilds: int, requirements: Sequence[R
         return search_laydowns(supply, wilds, requirements, natural_rule)
     first = requirements[0]
     if len(requirements) == 1:
-        return _search.laydowns(supply, wilds, first.kind, first.size, -1, 0, False, _MELDS[first.kind, first.size], None)
+        return _search.laydowns(supply, wilds, first.kind, first.size, -1, 0, False, MELDS[first.kind, first.size], None)
     second = requirements[1]
     return _search.laydowns(supply, wilds, first.kind, first.size, second.kind, second.size,
-                            natural_rule == NaturalRule.PER_GROUP, _MELDS[first.kind, first.size],
-                            _MELDS[second.kind, second.size])
+                            natural_rule == NaturalRule.PER_GROUP, MELDS[first.kind, first.size],
+                            MELDS[second.kind, second.size])
 
 
 def search_laydowns(supply: list[int], wilds: int, requirements: Sequence[Requirement],
@@ -327,7 +488,7 @@ def search_laydowns(supply: list[int], wilds: int, requirements: Sequence[Requir
             return []
     first = requirements[0]
     if len(requirements) == 1:
-        melds = _MELDS[first.kind, first.size]
+        melds = MELDS[first.kind, first.size]
         return [(melds[v],) for v, nat in _options(first, supply, present, wilds, 1) if nat]
     if len(requirements) != 2:
         raise ValueError("phases have one or two groups")
@@ -339,8 +500,8 @@ def search_laydowns(supply: list[int], wilds: int, requirements: Sequence[Requir
         taken, left = _take(first.kind, lo1, hi1, nat1, supply, present)
         wilds_left = wilds - first.size + nat1
         if _most_naturals(second, supply, left) + wilds_left >= second.size:
-            meld1 = _MELDS[first.kind, first.size][v1]
-            melds2 = _MELDS[second.kind, second.size]
+            meld1 = MELDS[first.kind, first.size][v1]
+            melds2 = MELDS[second.kind, second.size]
             for v2, nat2 in _options(second, supply, left, wilds_left, v1 if second == first else 1):
                 if per_group and not nat2:
                     # Greedy gave the first meld every natural the second could use; it can

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from agents.policies.registry import make_agent
+from phase10_env import OBS_SIZE
 from agents.training.config import load_config
 from agents.training.sb3 import TrainingRun
 from agents.evaluation.tournament import run_tournament
@@ -85,7 +86,7 @@ def test_imitation_records_legal_teacher_choices_and_warm_starts_a_run(tmp_path)
     from agents.training.imitation import collect
 
     demos = collect("heuristic", 2, 2, {"phases_to_win": 1}, "outcome", seed=0, gamma=0.99, workers=1)
-    assert len(demos) > 0 and demos.observations.shape == (len(demos), 637)
+    assert len(demos) > 0 and demos.observations.shape == (len(demos), OBS_SIZE)
     assert demos.masks[np.arange(len(demos)), demos.actions].all(), "every label is an unmasked action"
     assert np.all(np.abs(demos.returns) <= 1.0)
 

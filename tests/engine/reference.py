@@ -183,6 +183,26 @@ def find_declared(hand: Iterable[int], melds: Sequence[tuple[int, int, int]], na
     return rec(0, hand_counts, [])
 
 
+def declared_card_choices(hand: Iterable[int], melds: Sequence[tuple[int, int, int]], natural_rule) -> set[tuple[tuple[int, ...], ...]]:
+    """Every way the cards of ``hand`` can form exactly the declared groups ``melds``: one
+    sorted tuple of cards per group. Brute force over sub-multisets, like ``find_declared``."""
+    melds = [tuple(int(x) for x in m) for m in melds]
+    found: set[tuple[tuple[int, ...], ...]] = set()
+
+    def rec(i: int, remaining: Counter, groups: list[tuple[int, ...]]) -> None:
+        if i == len(melds):
+            if natural_rule_holds(groups, natural_rule):
+                found.add(tuple(groups))
+            return
+        kind, value, size = melds[i]
+        for cards in sub_multisets(remaining, size):
+            if forms(cards, kind, value, size):
+                rec(i + 1, remaining - Counter(cards), groups + [cards])
+
+    rec(0, Counter(hand), [])
+    return found
+
+
 def can_make_declared(hand: Iterable[int], melds: Sequence[tuple[int, int, int]], natural_rule) -> bool:
     return find_declared(hand, melds, natural_rule) is not None
 

@@ -309,11 +309,24 @@ class Checker:
                 STATS["laydown_sets_checked"] += 1
                 hand_cards = ref.hand_list(hand, counts=True)
                 want_lays = ref.accepted_declarations(hand_cards, reqs, self.rules.natural_rule)
-                got_lays = [ref.canonical(tuple(tuple(int(x) for x in mm) for mm in m.melds), reqs) for m in lays]
-                assert len(set(got_lays)) == len(got_lays), f"duplicate lay-downs {lays}"
-                assert set(got_lays) == want_lays, (
+                got_lays = {ref.canonical(tuple(tuple(int(x) for x in mm) for mm in m.melds), reqs) for m in lays}
+                assert got_lays == want_lays, (
                     f"R9-R13 lay-downs for {engine.cards_text(hand_cards)}, phase {self.expected_phase(me)}: "
-                    f"engine extra {sorted(set(got_lays) - want_lays)}, missing {sorted(want_lays - set(got_lays))}")
+                    f"engine extra {sorted(got_lays - want_lays)}, missing {sorted(want_lays - got_lays)}")
+                # R10-R12: every choice of cards for each declaration, each offered once.
+                by_declaration: dict[tuple, list] = {}
+                for m in lays:
+                    by_declaration.setdefault(tuple(tuple(int(x) for x in mm) for mm in m.melds), []).append(
+                        tuple(tuple(sorted(c)) for c in m.cards))
+                for melds, choices in by_declaration.items():
+                    want_choices = ref.declared_card_choices(hand_cards, melds, self.rules.natural_rule)
+                    if melds[0] == melds[-1] and len(melds) == 2:  # the same group twice: unordered
+                        want_choices = {tuple(sorted(c)) for c in want_choices}
+                        choices = [tuple(sorted(c)) for c in choices]
+                    assert len(set(choices)) == len(choices), f"duplicate card choices for {melds}: {choices}"
+                    assert set(choices) == want_choices, (
+                        f"R10-R12 card choices for {melds} from {engine.cards_text(hand_cards)}: engine extra "
+                        f"{sorted(set(choices) - want_choices)}, missing {sorted(want_choices - set(choices))}")
         assert len(got_discards) + len(got_hits) + len(lays) == len(legal), f"unknown moves in {legal}"
 
     def illegal_probes(self, game: Game, legal: list) -> None:
@@ -574,8 +587,10 @@ class Checker:
             groups = game.table[me]
             assert len(groups) == len(move.melds)
             used = Counter()
-            for meld, g in zip(move.melds, groups):
+            for i, (meld, g) in enumerate(zip(move.melds, groups)):
                 assert (int(g.kind), g.value, len(g.cards)) == (int(meld.kind), meld.value, meld.size), f"{g} is not {meld}"
+                if move.cards is not None:
+                    assert sorted(g.cards) == sorted(move.cards[i]), f"{g} is not the named cards {move.cards[i]}"
                 assert group_ok(g.kind, g.value, g.cards), f"laid group {g} breaks R10-R12"
                 used.update(g.cards)
             naturals = [sum(1 for c in g.cards if c != WILD) for g in groups]

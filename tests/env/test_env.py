@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import phase10_env
-from phase10_env import raw_env
+from phase10_env import NUM_ACTIONS, raw_env
 from phase10_env.actions import DISCARD_FIRST, DRAW_DECK, DRAW_DISCARD, MELD_IDS, skip_id
 from phase10_env.engine import SKIP, build_game, card
 from phase10_env.engine.phases import GroupKind, Meld
@@ -50,7 +50,7 @@ def test_illegal_action_raises_naming_it_and_changes_nothing() -> None:
     with pytest.raises(ValueError, match=r"illegal action 246 \(discard R1\).*draw first"):
         env.step(discard_id(card(1, 0)))
     with pytest.raises(ValueError, match="out of range"):
-        env.step(301)
+        env.step(NUM_ACTIONS)
     with pytest.raises(ValueError, match="integer"):
         env.step(1.5)
     assert env.game.to_json() == before[0]

@@ -16,7 +16,7 @@ from tests.env.play import VARIANTS, random_steps
 
 def fresh_observation(env: raw_env, seat: int, game: Game | None = None) -> np.ndarray:
     encoder = ObservationEncoder(game or env.game, planning=env.features == "planning")
-    encoder.set_pending(env.pending_meld)
+    encoder.set_pending(env.pending)
     return encoder.observe(seat)
 
 
@@ -94,7 +94,7 @@ def test_observation_shows_own_hand_top_discard_and_seats_from_own_side() -> Non
     assert seats[:3, SEAT_FIELDS["hand_size"]].tolist() == [4, 2, 3]
     np.testing.assert_allclose(seats[:3, SEAT_FIELDS["score"]], [0.2, 0.3, 0.1])
     assert seats[0, SEAT_FIELDS["to_act"]] == 1 and seats[3:].sum() == 0
-    assert obs[OBS_SLICES["stage"]].tolist() == [1, 0, 0]
+    assert obs[OBS_SLICES["stage"]].tolist() == [1, 0, 0, 0]
 
 
 @pytest.mark.skipif(observation.compose is observation.compose_python, reason="the compiled composer is not built")
@@ -120,8 +120,8 @@ def test_compiled_composer_refuses_buffers_that_do_not_fit() -> None:
     seats, tail = np.zeros(136, np.float32), np.zeros(29, np.float32)
     hand = bytearray(50)
     with pytest.raises(TypeError, match="float32"):
-        observation.compose(np.empty(637, np.float64), hand, -1, hand, hand, seats, 0, 68, tail)
+        observation.compose(np.empty(OBS_SIZE, np.float64), hand, -1, hand, hand, seats, 0, 68, tail)
     with pytest.raises(ValueError, match="top is not a card kind"):
-        observation.compose(np.empty(637, np.float32), hand, 50, hand, hand, seats, 0, 68, tail)
+        observation.compose(np.empty(OBS_SIZE, np.float32), hand, 50, hand, hand, seats, 0, 68, tail)
     with pytest.raises(ValueError, match="do not fit"):
-        observation.compose(np.empty(637, np.float32), hand, -1, hand, hand, seats, 100, 68, tail)
+        observation.compose(np.empty(OBS_SIZE, np.float32), hand, -1, hand, hand, seats, 100, 68, tail)
