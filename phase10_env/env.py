@@ -33,6 +33,8 @@ num_players``), ``illegal_action`` (``"raise"`` or ``"terminate"``) and ``illega
 
 from __future__ import annotations
 
+import copy
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 
 from .actions import ACTIONS, NUM_ACTIONS, describe
 from .codec import NO_ACTIONS, Pending, decode, legal_mask
@@ -61,6 +64,11 @@ class IllegalActionError(ValueError):
 EPISODES = ("game", "hand")
 START_PHASES = ("first", "random")
 ILLEGAL_ACTIONS = ("raise", "terminate")
+ENV_STATE_FORMAT = "phase10-env-state"
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -130,9 +138,10 @@ class raw_env(AECEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game. ``seed`` fixes this game and the seeds of the games after it.
         ``options``: ``{"first_dealer": seat}`` or ``{"state": Game.to_json() data}`` to start
-        from a saved position."""
-        if seed is not None:
-            self._seeder = np.random.default_rng(seed)
+        from a saved position (for everything the env keeps besides the game, a lay-down in
+        progress and rewards not yet delivered, see :meth:`save_state`). A reset that fails
+        raises ``ValueError`` and changes nothing, the seed stream included."""
+        seeder = np.random.default_rng(seed) if seed is not None else copy.deepcopy(self._seeder)
         options = dict(options or {})
         state = options.pop("state", None)
         first_dealer = options.pop("first_dealer", None)
@@ -140,7 +149,7 @@ class raw_env(AECEnv, EzPickle):
             import gymnasium
 
             gymnasium.logger.warn(f"ignoring unknown reset option(s) {sorted(options)}; known: ['first_dealer', 'state']")
-        game_seed = int(self._seeder.integers(2**63))
+        game_seed = int(seeder.integers(2**63))
         if state is not None:
             game = Game.from_json(state)
             if game.num_players != self.num_players:
@@ -148,11 +157,17 @@ class raw_env(AECEnv, EzPickle):
         else:
             phases = None
             if self.start_phases == "random":
-                phases = self._seeder.integers(self.rules.phases_to_win, size=self.num_players).tolist()
+                phases = seeder.integers(self.rules.phases_to_win, size=self.num_players).tolist()
             game = Game(self.num_players, self.rules, seed=game_seed, first_dealer=first_dealer, start_phases=phases)
+        self._seeder = seeder
+        self._start(game)
+
+    def _start(self, game: Game) -> None:
+        """Begin an episode on ``game`` (a new or loaded one), nothing in progress."""
         self.game = game
         self._encoder = ObservationEncoder(game, planning=self.features == "planning")
         self._pending: Pending | None = None
+        self._move_actions: list[int] = []
         self._steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -162,6 +177,7 @@ class raw_env(AECEnv, EzPickle):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {"action_mask": NO_ACTIONS} for a in self.agents}
         self._mask = NO_ACTIONS
+        self._ended = (False, False)
         self.agent_selection = self.agents[game.current]
         if game.is_over:
             self._finish()
@@ -169,10 +185,88 @@ class raw_env(AECEnv, EzPickle):
             self._mask = legal_mask(game, None)
             self.infos[self.agent_selection] = {"action_mask": self._mask}
 
+    def save_state(self) -> dict[str, Any]:
+        """Everything needed to go on from here, as JSON-ready data: the game, the actions of a
+        move in progress (a lay-down or hit waiting for more actions), rewards not yet
+        delivered, the step count and the seed stream. :meth:`restore_state` loads it."""
+        if self.game is None:
+            raise RuntimeError("call reset() before save_state()")
+        return {"format": ENV_STATE_FORMAT, "version": 1, "game": self.game.to_json(),
+                "move_actions": list(self._move_actions), "steps": self._steps,
+                "rewards": dict(self.rewards), "cumulative_rewards": dict(self._cumulative_rewards),
+                "rewards_pending": self._rewards_dirty, "agents": list(self.agents),
+                "terminations": dict(self.terminations), "truncations": dict(self.truncations),
+                "seeder": self._seeder.bit_generator.state}
+
+    def restore_state(self, data: Mapping[str, Any]) -> None:
+        """Go on from data written by :meth:`save_state` (same number of players; the game
+        brings its own rules). Raises ``ValueError`` naming what is wrong and changes nothing."""
+        keys = {"format", "version", "game", "move_actions", "steps", "rewards", "cumulative_rewards",
+                "rewards_pending", "agents", "terminations", "truncations", "seeder"}
+        if not isinstance(data, Mapping) or data.get("format") != ENV_STATE_FORMAT or data.get("version") != 1:
+            raise ValueError(f"malformed env state: expected an object with format {ENV_STATE_FORMAT!r} version 1")
+        if set(data) != keys:
+            raise ValueError(f"malformed env state: lacks {sorted(keys - set(data))}, has unknown {sorted(set(data) - keys)}")
+        agents = data["agents"]
+        if not isinstance(agents, list) or not set(agents) <= set(self.possible_agents) or len(set(agents)) != len(agents):
+            raise ValueError(f"malformed env state: agents must be a list of distinct agents of {self.possible_agents}")
+        values: dict[str, dict] = {}
+        for name, numbers in (("rewards", True), ("cumulative_rewards", True), ("terminations", False), ("truncations", False)):
+            d = data[name]
+            if not isinstance(d, Mapping) or set(d) != set(agents) or not all(
+                    (_is_number(v) if numbers else isinstance(v, bool)) for v in d.values()):
+                what = "a finite number" if numbers else "true or false"
+                raise ValueError(f"malformed env state: {name} must map each agent in agents to {what}")
+            values[name] = {a: float(d[a]) if numbers else d[a] for a in agents}
+        steps, moves, pending_flag = data["steps"], data["move_actions"], data["rewards_pending"]
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+            raise ValueError(f"malformed env state: steps must be a non-negative integer, not {steps!r}")
+        if not isinstance(pending_flag, bool):
+            raise ValueError(f"malformed env state: rewards_pending must be true or false, not {pending_flag!r}")
+        if not isinstance(moves, list) or not all(type(a) is int for a in moves):
+            raise ValueError("malformed env state: move_actions must be a list of action ids")
+        try:
+            seeder = np.random.default_rng()
+            seeder.bit_generator.state = data["seeder"]
+        except (TypeError, ValueError, KeyError, OverflowError) as e:
+            raise ValueError(f"malformed env state: seeder is not a numpy PCG64 state ({e})") from None
+        game = Game.from_json(data["game"])
+        if game.num_players != self.num_players:
+            raise ValueError(f"the state is for {game.num_players} players; this env has {self.num_players}")
+        pending = None
+        for a in moves:
+            if game.stage != PLAY or not 0 <= a < NUM_ACTIONS or not legal_mask(game, pending)[a]:
+                raise ValueError(f"malformed env state: move_actions {moves} are not a move in progress here")
+            result = decode(game, a, pending)
+            if type(result) is not Pending:
+                raise ValueError(f"malformed env state: move_actions {moves} complete a move; it would have been made")
+            pending = result
+        self._start(game)
+        self._seeder = seeder
+        self._move_actions = list(moves)
+        self._pending = pending
+        self._encoder.set_pending(pending)
+        self._steps = steps
+        self.agents = list(agents)
+        self.rewards, self._cumulative_rewards = values["rewards"], values["cumulative_rewards"]
+        self.terminations, self.truncations = values["terminations"], values["truncations"]
+        self._rewards_dirty = pending_flag
+        if any(self.terminations.values()) or any(self.truncations.values()) or not agents:
+            self._ended = (any(self.terminations.values()) or game.is_over, any(self.truncations.values()))
+            self._mask = NO_ACTIONS
+            self.infos = {a: {"action_mask": NO_ACTIONS} for a in self.agents}
+        else:
+            self._mask = legal_mask(game, pending)
+            self.infos = {a: {"action_mask": NO_ACTIONS} for a in self.agents}
+            self.infos[self.agent_selection]["action_mask"] = self._mask
+
     def step(self, action: int | None) -> None:
         game = self.game
         if game is None:
             raise RuntimeError("call reset() before step()")
+        if not self.agents:  # as PettingZoo's OrderEnforcingWrapper: a warning, nothing happens
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -194,10 +288,12 @@ class raw_env(AECEnv, EzPickle):
         self._steps += 1
         if type(move) is Pending:
             self._pending = move
+            self._move_actions.append(action)
             self._encoder.set_pending(move)
         else:
             if pending is not None:
                 self._pending = None
+                self._move_actions.clear()
                 self._encoder.set_pending(None)
             events = game.unsafe_apply(move)  # the mask, exact by construction, was the check
             self._encoder.after_move(mover, move, events)
@@ -276,6 +372,7 @@ class raw_env(AECEnv, EzPickle):
         self._rewards_dirty = True
 
     def _finish(self, truncated: bool = False) -> None:
+        self._ended = (not truncated, truncated)
         done = self.truncations if truncated else self.terminations
         for a in self.agents:
             done[a] = True
@@ -283,6 +380,18 @@ class raw_env(AECEnv, EzPickle):
         self._mask = NO_ACTIONS
 
     # ------------------------------------------------------------------ what agents see
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``; once every agent has been removed, the last one's final
+        values (with a warning, as stepping then does) instead of a ``KeyError``."""
+        if self.game is None:
+            raise RuntimeError("call reset() before last()")
+        if self.agents:
+            return super().last(observe)
+        EnvLogger.warn_step_after_terminated_truncated()
+        terminated, truncated = self._ended
+        return (self.observe(self.agent_selection) if observe else None, 0.0, terminated, truncated,
+                {"action_mask": NO_ACTIONS})
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.game is None:
@@ -326,6 +435,8 @@ class raw_env(AECEnv, EzPickle):
         return self._pending
 
     def render(self) -> str | None:
+        if self.game is None:
+            raise RuntimeError("call reset() before render()")
         if self.render_mode is None:
             import gymnasium
 

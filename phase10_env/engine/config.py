@@ -118,6 +118,9 @@ def load_rules(rules: RulesConfig | Mapping[str, Any] | str | Path | None = None
         base = rules
     elif isinstance(rules, Mapping):
         base = RulesConfig.from_dict(rules)
+    elif not isinstance(rules, (str, Path)):
+        raise ValueError(f"rules must be a RulesConfig, a mapping of rule options, a YAML path or the name of a "
+                         f"rule variant, not {rules!r}")
     else:
         path = Path(rules)
         if not path.suffix and not path.exists():
