@@ -44,10 +44,18 @@ from .phases import (
     laydowns,
     laydowns_from_supply,
     matches_requirements,
+    number_supply,
 )
 from .seats import MAX_PLAYERS, MIN_PLAYERS, check_num_players, next_active
 
 HAND_SIZE = 10
+
+
+def _generator(state: dict[str, Any]) -> np.random.Generator:
+    """A PCG64 generator in ``state`` (a ``bit_generator.state`` dict)."""
+    bit_generator = np.random.PCG64(0)
+    bit_generator.state = state
+    return np.random.Generator(bit_generator)
 #: The 108 cards as kinds, in a fixed order; each deal permutes this.
 DECK: tuple[int, ...] = tuple(k for k, c in enumerate(DECK_COUNTS) for _ in range(c))
 _DECK_ARRAY = np.array(DECK, dtype=np.int64)
@@ -110,8 +118,8 @@ class Game:
             if len(start_phases) != n or not all(0 <= p < self.rules.phases_to_win for p in start_phases):
                 raise ValueError(f"start_phases must give {n} values from 0 to {self.rules.phases_to_win - 1}, not {start_phases!r}")
         self.seed = int(seed)
-        self.rng = np.random.default_rng(self.seed)
         self._init_empty(n)
+        self.rng = np.random.default_rng(self.seed)
         if start_phases is not None:
             self.phase_index = start_phases
         self.dealer = int(first_dealer)
@@ -144,9 +152,22 @@ class Game:
         self.winners: tuple[int, ...] = ()
         self.history: list[HandResult] = []
         self._events: list[Event] = []
+        self._rng: np.random.Generator | None = None
+        self._rng_state: dict[str, Any] = {}
         self._laydown_cache: tuple[bytes, int, list] | None = None
 
     # ------------------------------------------------------------------ queries
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The game's own generator: every deal and reshuffle draws from it."""
+        if self._rng is None:
+            self._rng = _generator(self._rng_state)
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: np.random.Generator) -> None:
+        self._rng = rng
 
     @property
     def is_over(self) -> bool:
@@ -538,9 +559,73 @@ class Game:
 
         return load_state(data)
 
-    def clone(self) -> Game:
-        """An independent copy that plays on identically."""
-        return Game.from_json(self.to_json())
+    def copy(self) -> Game:
+        """An independent copy that plays on identically (its own random generator in the same
+        state, its own record), sharing no mutable state with this game. For search: about the
+        cost of a few environment steps."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)  # immutable values (rules, seed, numbers, tuples) shared
+        new.hands = [bytearray(h) for h in self.hands]
+        new.hand_sizes = self.hand_sizes[:]
+        new.number_counts = [c[:] for c in self.number_counts]
+        new.taken_from_discard = [bytearray(t) for t in self.taken_from_discard]
+        new.draw_pile = self.draw_pile[:]
+        new.discard_pile = self.discard_pile[:]
+        new.discard_counts = bytearray(self.discard_counts)
+        new.table_counts = bytearray(self.table_counts)
+        new.table = [[g.copy() for g in groups] for groups in self.table]
+        for name in ("phase_index", "laid", "scores", "skip_pending", "lost_turn", "skipped_this_hand", "active", "history"):
+            setattr(new, name, getattr(self, name)[:])
+        # Building a generator costs half a copy, and most copies never shuffle: keep its state
+        # and build the generator on first use.
+        new._rng = None
+        new._rng_state = self._rng_state if self._rng is None else self._rng.bit_generator.state
+        new.record = self.record.copy()
+        new._events = []
+        return new
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> Game:
+        """A game ``seat`` cannot tell from this one: the same for everything it may know (its
+        hand, the table, the discard pile, every hand's size, the cards others are known to
+        hold because they took them from the discard pile, pile sizes, scores, phases, skips,
+        the turn, the rules), with every card it cannot see dealt at random (by ``rng``) among
+        the other hands and the draw pile, and a new random generator for the deals and
+        reshuffles still to come. Nothing of the hidden cards decides the result: two games
+        that differ only in them give the same game for the same ``rng``."""
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be a seat from 0 to {self.num_players - 1}, not {seat!r}")
+        if self.is_over:
+            raise ValueError("the game is over: there is nothing hidden left to sample")
+        others = [s for s in range(self.num_players) if s != seat]
+        unknown = bytearray(DECK_COUNTS)
+        for s in range(self.num_players):
+            for k, c in enumerate(self.hands[s] if s == seat else self.taken_from_discard[s]):
+                unknown[k] -= c
+            for group in self.table[s]:
+                for k in group.cards:
+                    unknown[k] -= 1
+        for k in self.discard_pile:
+            unknown[k] -= 1
+        pool = [k for k, c in enumerate(unknown) for _ in range(c)]
+        order = rng.permutation(len(pool)).tolist()
+        new = self.copy()
+        start = 0
+        for s in others:
+            hand = bytearray(self.taken_from_discard[s])
+            hidden = self.hand_sizes[s] - sum(hand)
+            for i in order[start:start + hidden]:
+                hand[pool[i]] += 1
+            start += hidden
+            new.hands[s] = hand
+            new.number_counts[s] = number_supply(hand)
+        new.draw_pile = [pool[i] for i in order[start:]]
+        new.seed = int(rng.integers(2**63))
+        new.rng = np.random.default_rng(new.seed)
+        new._laydown_cache = None
+        from .record import GameRecord
+
+        new.record = GameRecord(new.num_players, new.rules, new.seed, new.dealer, start=new.to_json())
+        return new
 
     def __repr__(self) -> str:
         return (f"Game({self.num_players} players, hand {self.hand_number}, seat {self.current} to "

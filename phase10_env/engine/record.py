@@ -24,6 +24,11 @@ class GameRecord:
     moves: list[Move] = field(default_factory=list)
     start_phases: list[int] | None = None
 
+    def copy(self) -> GameRecord:
+        """The same record with its own list of moves (the start state is never changed)."""
+        return GameRecord(self.num_players, self.rules, self.seed, self.first_dealer, self.start, self.moves[:],
+                          self.start_phases)
+
     def replay(self, upto: int | None = None):
         """The game after the first ``upto`` moves (all by default)."""
         from .game import Game

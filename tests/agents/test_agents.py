@@ -13,8 +13,7 @@ from phase10_env import PlayerObservation, raw_env
 from phase10_env.actions import ACTIONS, DISCARD_FIRST, DRAW_DECK, DRAW_DISCARD, MELD_IDS
 from phase10_env.engine import Game, build_game, card
 from phase10_env.engine.phases import GroupKind, Meld
-from tests.env.play import random_steps
-from tests.env.test_observation import hidden_cards_shuffled
+from tests.env.play import hidden_cards_shuffled, random_steps
 
 
 def observation_at(game: Game, agent: str | None = None) -> PlayerObservation:

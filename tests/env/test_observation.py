@@ -11,7 +11,7 @@ from phase10_env import OBS_SIZE, OBS_SLICES, raw_env
 from phase10_env import observation
 from phase10_env.engine import Game, build_game, card
 from phase10_env.observation import LAYOUT, OBS_HIGH, SEAT_BLOCK, SEAT_FIELDS, ObservationEncoder
-from tests.env.play import VARIANTS, random_steps
+from tests.env.play import VARIANTS, hidden_cards_shuffled, random_steps
 
 
 def fresh_observation(env: raw_env, seat: int, game: Game | None = None) -> np.ndarray:
@@ -34,29 +34,6 @@ def test_incremental_observation_equals_one_built_from_scratch(seed: int, player
 
     for _ in random_steps(env, np.random.default_rng(seed), 1200, eager=True, on_state=check):
         pass
-
-
-def hidden_cards_shuffled(game: Game, viewer: int, rng: np.random.Generator) -> Game:
-    """The same game with the cards ``viewer`` cannot see (other hands, except cards seen taken
-    from the discard pile, and the draw pile) dealt out again at random, sizes unchanged."""
-    state = game.to_json()
-    pools, sizes = [], []
-    for s, p in enumerate(state["players"]):
-        if s == viewer:
-            continue
-        known = list(p["taken_from_discard"])
-        secret = list(p["hand"])
-        for c in known:
-            secret.remove(c)
-        pools += secret
-        sizes.append((s, known, len(secret)))
-    pools += state["draw_pile"]
-    rng.shuffle(pools)
-    for s, known, n in sizes:
-        state["players"][s]["hand"] = known + pools[:n]
-        pools = pools[n:]
-    state["draw_pile"] = pools
-    return Game.from_json(state)
 
 
 @settings(max_examples=30, deadline=None)
