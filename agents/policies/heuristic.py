@@ -36,7 +36,7 @@ from functools import lru_cache
 from phase10_env.actions import DRAW_DECK, DRAW_DISCARD
 from phase10_env.codec import Pending, next_action
 from phase10_env.engine import SKIP, WILD, Discard, Hit, LayDown, Move, SeatView, TableGroup
-from phase10_env.engine.cards import COLOUR_OF, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS, NUMBER_OF, POINTS
+from phase10_env.engine.cards import COLOUR_OF, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS, NUMBER_OF, POINTS, counts_of, hand_points
 from phase10_env.engine.game import Stage
 from phase10_env.engine.phases import PHASES, GroupKind, NaturalRule, phase_progress
 from phase10_env.policy import PlayerObservation
@@ -206,7 +206,7 @@ class _NextPlayer:
     its phase (number, or colour for a colour phase), and the ones it took from the pile."""
 
     def __init__(self, view: SeatView) -> None:
-        p = view.players[_next_active(view)]
+        p = view.players[view.next_seat()]
         self.laid = p.laid
         self.key = COLOUR_OF if _is_colour(p.phase) else NUMBER_OF
         self.wanted = {self.key[c] for c in p.taken_from_discard if c < WILD}
@@ -285,22 +285,6 @@ def _run_naturals(present: int, start: int, size: int) -> int:
 # ---------------------------------------------------------------------- the table
 
 
-def _counts(cards: tuple[int, ...]) -> bytearray:
-    counts = bytearray(NUM_KINDS)
-    for c in cards:
-        counts[c] += 1
-    return counts
-
-
-def _next_active(view: SeatView) -> int:
-    seat = view.seat
-    for _ in range(view.num_players):
-        seat = (seat + 1) % view.num_players
-        if view.players[seat].active:
-            return seat
-    return view.seat
-
-
 def _fits_anywhere(card: int, table: tuple[tuple[TableGroup, ...], ...]) -> bool:
     if card == SKIP:
         return False
@@ -322,26 +306,26 @@ def _extends(move: LayDown, pending: Pending) -> bool:
 
 def _after_laydown(view: SeatView, move: LayDown) -> tuple[int, int]:
     """(points, cards) left in hand after laying ``move`` down and hitting all that fits."""
-    hand = _counts(view.hand)
+    hand = counts_of(view.hand)
     table = [g.copy() for groups_ in view.table for g in groups_]
     for meld, cards in zip(move.melds, move.cards):
         for c in cards:
             hand[c] -= 1
         table.append(TableGroup(meld.kind, meld.value, list(cards)))
     _hit_all(hand, table)
-    return sum(POINTS[k] * hand[k] for k in range(NUM_KINDS)), sum(hand)
+    return hand_points(hand), sum(hand)
 
 
 def _after_hit(view: SeatView, hit: Hit) -> tuple[int, int, bool, bool]:
     """(points, cards) left in hand after ``hit`` and every hit it leaves possible; then a
     natural card before a Wild, a set before a run."""
-    hand = _counts(view.hand)
+    hand = counts_of(view.hand)
     table = [g.copy() for groups in view.table for g in groups]
     target = table[sum(len(groups) for groups in view.table[:hit.target]) + hit.group]
     target.add(hit.card, hit.low_end)
     hand[hit.card] -= 1
     _hit_all(hand, table)
-    points = sum(POINTS[k] * hand[k] for k in range(NUM_KINDS))
+    points = hand_points(hand)
     return points, sum(hand), hit.card == WILD, target.kind == GroupKind.RUN
 
 
