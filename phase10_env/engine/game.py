@@ -154,6 +154,7 @@ class Game:
         self._events: list[Event] = []
         self._rng: np.random.Generator | None = None
         self._rng_state: dict[str, Any] = {}
+        self._laydown_moves_cache: tuple[list, list[LayDown]] | None = None
         self._laydown_cache: tuple[bytes, int, list] | None = None
 
     # ------------------------------------------------------------------ queries
@@ -235,15 +236,22 @@ class Game:
 
     def laydown_moves(self) -> list[LayDown]:
         """Every lay-down the current player may make now, each choice of cards its own move
-        (two groups of the same meld listed once)."""
+        (two groups of the same meld listed once). Do not change the list: it is cached."""
         seat = self.current
+        if self.stage != PLAY or self.laid[seat]:
+            return []
+        options = self.laydown_options()
+        cache = self._laydown_moves_cache
+        if cache is not None and cache[0] is options:
+            return cache[1]
         hand, reqs, rule = self.hands[seat], self.requirements(seat), self.rules.natural
         moves = []
-        for melds in self.laydown_options():
+        for melds in options:
             for cards in laydown_card_choices(hand, melds, reqs, rule):
                 if len(melds) == 2 and melds[0] == melds[1] and cards[0] > cards[1]:
                     continue
                 moves.append(LayDown(melds, tuple(tuple(arrange(m, c)) for m, c in zip(melds, cards))))
+        self._laydown_moves_cache = (options, moves)
         return moves
 
     def hit_moves(self) -> list[Hit]:
@@ -277,7 +285,7 @@ class Game:
             return moves
         if self.stage != PLAY:
             return []
-        moves: list[Move] = self.laydown_moves()
+        moves: list[Move] = list(self.laydown_moves())
         moves.extend(self.hit_moves())
         hand = self.hands[self.current]
         moves.extend(Discard(k) for k in range(SKIP) if hand[k])
@@ -621,7 +629,7 @@ class Game:
         new.draw_pile = [pool[i] for i in order[start:]]
         new.seed = int(rng.integers(2**63))
         new.rng = np.random.default_rng(new.seed)
-        new._laydown_cache = None
+        new._laydown_cache = new._laydown_moves_cache = None
         from .record import GameRecord
 
         new.record = GameRecord(new.num_players, new.rules, new.seed, new.dealer, start=new.to_json())

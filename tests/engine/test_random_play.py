@@ -195,6 +195,34 @@ def next_active(active: list[bool], seat: int) -> int:
 # --------------------------------------------------------------------------- the checker
 
 
+def r19_r20_verdict(*, advance_all: bool, phases_to_win: int, replay: bool, phases_done: list[int],
+                    scores: list[int], went_out: int | None, active: list[bool]) -> tuple[str, tuple[int, ...]]:
+    """What RULES.md says follows a hand, from the standings after it (R18 applied):
+    ``("won", winners)``, ``("replay", tied seats)`` or ``("go on", ())``.
+
+    * R19, in a replay hand: the first of the tied players to go out wins; a replay hand in
+      which no one goes out is replayed.
+    * R20 ``advance_all``: one hand per phase of the list; once every player has had them all,
+      the lowest total wins, equal totals sharing the win.
+    * R19: a player who has now completed the last phase finished in this hand; if several
+      did, the lowest total wins, and equal lowest totals play replay hands among themselves.
+    """
+    if replay:
+        tied = tuple(s for s, playing in enumerate(active) if playing)
+        return ("won", (went_out,)) if went_out is not None else ("replay", tied)
+    if advance_all:
+        if min(phases_done) < phases_to_win:
+            return ("go on", ())
+        lowest = min(scores)
+        return ("won", tuple(s for s, total in enumerate(scores) if total == lowest))
+    finished = [s for s, done in enumerate(phases_done) if done >= phases_to_win]
+    if not finished:
+        return ("go on", ())
+    lowest = min(scores[s] for s in finished)
+    best = tuple(s for s in finished if scores[s] == lowest)
+    return ("won", best) if len(best) == 1 else ("replay", best)
+
+
 class Checker:
     """Follows one game move by move, keeping its own record of what the rules say must hold,
     and checks the engine against it. ``level="cheap"`` checks only cards, non-empty legal
@@ -216,7 +244,6 @@ class Checker:
         self.active = [True] * n
         self.replay = False
         self.scores = [0] * n
-        self.hands_played = 0
         self.moves = 0
         self.dealer = game.dealer
         check_cards(game, self.full)
@@ -486,7 +513,6 @@ class Checker:
 
         # ------------------------------------------------------------ the hand ended
         res = hand_end[0].result
-        self.hands_played += 1
         STATS["hands"] += 1
         assert res.hand_number == pre_hand_number
         end_hands = [bytearray(h) for h in pre_hands]
@@ -513,37 +539,25 @@ class Checker:
         assert all(a >= b for a, b in zip(game.scores, pre_scores)), "scores never decrease"
         assert list(res.scores) == self.scores == game.scores, "scores add up the hand's points (R17)"
         advance_all = self.rules.advance_all
-        completed = [s for s in range(self.n)
-                     if self.laid[s] and self.phases_done[s] == self.ptw - 1 and not self.replay]
-        if not self.replay:
+        if not self.replay:  # R18 (and R20: everyone advances)
             for s in range(self.n):
                 if self.active[s] and (self.laid[s] or advance_all):
                     self.phases_done[s] += 1
         assert list(res.phases_completed) == self.phases_done == game.phase_index, (
             f"R18 phases: engine {game.phase_index}, rules {self.phases_done} (laid {self.laid}, before {pre_phase})")
 
-        # R19 / R20: who (if anyone) has won
-        winners = None
-        if self.replay:
-            if res.went_out is not None:
-                winners = (res.went_out,)
-            else:
-                STATS["replay_hands_replayed"] += 1
-        elif advance_all:
-            if self.hands_played >= self.ptw:
-                best = min(self.scores)
-                winners = tuple(s for s in range(self.n) if self.scores[s] == best)
-        elif completed:
-            best = min(self.scores[s] for s in completed)
-            tied = tuple(s for s in completed if self.scores[s] == best)
-            if len(tied) == 1:
-                winners = tied
-            else:
-                ties = [e for e in after_end if isinstance(e, TieReplay)]
-                assert ties and ties[0].seats == tied, f"R19: tie between {tied} should start a replay, events {after_end}"
-                self.replay = True
-                self.active = [s in tied for s in range(self.n)]
-                STATS["tie_replays"] += 1
+        verdict, seats = r19_r20_verdict(advance_all=advance_all, phases_to_win=self.ptw, replay=self.replay,
+                                         phases_done=self.phases_done, scores=self.scores, went_out=res.went_out,
+                                         active=self.active)
+        winners = seats if verdict == "won" else None
+        if verdict == "replay" and not self.replay:
+            ties = [e for e in after_end if isinstance(e, TieReplay)]
+            assert ties and ties[0].seats == seats, f"R19: tie between {seats} should start a replay, events {after_end}"
+            self.replay = True
+            self.active = [s in seats for s in range(self.n)]
+            STATS["tie_replays"] += 1
+        elif verdict == "replay":
+            STATS["replay_hands_replayed"] += 1
         ended = [e for e in after_end if isinstance(e, GameEnded)]
         if winners is not None:
             assert ended and ended[0].winners == winners and game.winners == winners, (
