@@ -183,7 +183,8 @@ def find_declared(hand: Iterable[int], melds: Sequence[tuple[int, int, int]], na
     return rec(0, hand_counts, [])
 
 
-def declared_card_choices(hand: Iterable[int], melds: Sequence[tuple[int, int, int]], natural_rule) -> set[tuple[tuple[int, ...], ...]]:
+def declared_card_choices(hand: Iterable[int], melds: Sequence[tuple[int, int, int]],
+                          natural_rule) -> set[tuple[tuple[int, ...], ...]]:
     """Every way the cards of ``hand`` can form exactly the declared groups ``melds``: one
     sorted tuple of cards per group. Brute force over sub-multisets, like ``find_declared``."""
     melds = [tuple(int(x) for x in m) for m in melds]

@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -42,7 +40,6 @@ import phase10_env.engine as engine
 from phase10_env.engine import (
     DECK_COUNTS,
     NUM_KINDS,
-    PHASES,
     SKIP,
     WILD,
     Discard,
@@ -61,9 +58,7 @@ from phase10_env.engine import (
     TurnLost,
     load_rules,
 )
-
-sys.path.insert(0, os.path.dirname(__file__))
-import reference as ref  # noqa: E402
+from tests.engine import reference as ref
 
 SCHEMA_PATH = Path(engine.__file__).resolve().parent / "state_schema.json"
 MOVE_CAP = 200_000
@@ -483,7 +478,8 @@ class Checker:
         if isinstance(move, LayDown):
             assert not self.laid[me]
             want = sorted((k, s) for k, s in ref.REFERENCE_PHASES[self.expected_phase(me)])
-            assert sorted((int(m.kind), m.size) for m in move.melds) == want, f"R9/R13: {move} is not phase {self.expected_phase(me)}"
+            got = sorted((int(m.kind), m.size) for m in move.melds)
+            assert got == want, f"R9/R13: {move} is not phase {self.expected_phase(me)}"
             self.laid[me] = True
             STATS["laydowns"] += 1
         elif isinstance(move, (Hit, Discard)):
@@ -1064,7 +1060,7 @@ def test_thousands_of_random_games():
                                    skip_rule=str(rng.choice(["not_twice_in_a_row", "pending_only", "once_per_hand"]))))
     full_configs = [load_rules(v) for v in VARIANTS]
     seed = 0
-    for round_ in range(12):
+    for _ in range(12):
         for n in range(2, 7):
             for rules in configs:
                 seed += 1

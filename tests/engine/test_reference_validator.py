@@ -7,8 +7,6 @@ Run with ``-s`` to see how many hands were checked.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections import Counter
 
 import pytest
@@ -21,19 +19,17 @@ from phase10_env.engine import (
     SKIP,
     WILD,
     GroupKind,
+    LayDown,
     Meld,
     NaturalRule,
     allocate,
-    card,
-    LayDown,
     build_game,
+    card,
     cards_text,
     laydowns,
     parse_cards,
 )
-
-sys.path.insert(0, os.path.dirname(__file__))
-import reference as ref  # noqa: E402
+from tests.engine import reference as ref
 
 NATURALS = {"per_phase": NaturalRule.PER_PHASE, "per_group": NaturalRule.PER_GROUP}
 HANDS_CHECKED = Counter()

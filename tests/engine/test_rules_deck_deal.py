@@ -1,10 +1,9 @@
 """R1 deck, R2 players, R3 deal, R4 opening card."""
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
-from p10_rules_helpers import *  # noqa: F401,F403
 from phase10_env.engine import (
     DECK_COUNTS,
     SKIP,
@@ -19,7 +18,20 @@ from phase10_env.engine import (
     card_name,
     load_rules,
 )
-
+from tests.engine.p10_rules_helpers import (
+    Hit,
+    all_cards_accounted,
+    assert_illegal,
+    assert_legal,
+    c,
+    deck_as_kinds,
+    draws_in,
+    events_of,
+    expected_first_player,
+    hand_ended,
+    parse_cards,
+    play,
+)
 
 # ---------------------------------------------------------------- R1 deck
 
@@ -107,7 +119,7 @@ def test_r3_deal_ten_each_one_up_card_rest_is_draw_pile(num_players):
     assert all(len(game.table[s]) == 0 for s in range(num_players))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _seed_with_opening(num_players, want_skip, first_dealer=None):
     for seed in range(20000):
         game = Game(num_players, seed=seed, first_dealer=first_dealer)
@@ -191,7 +203,7 @@ def test_r4_after_opening_skip_the_skipped_player_plays_in_the_next_round_two_pl
     assert game.stage == Stage.DRAW
 
 
-@lru_cache(maxsize=None)
+@cache
 def _seed_opening_skip_and_seat1_holds_skip(skip_rule):
     for seed in range(50000):
         game = Game(3, rules=load_rules(None, skip_rule=skip_rule), seed=seed)

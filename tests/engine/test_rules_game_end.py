@@ -2,7 +2,6 @@
 
 import pytest
 
-from p10_rules_helpers import *  # noqa: F401,F403
 from phase10_env.engine import (
     SKIP,
     Discard,
@@ -13,6 +12,19 @@ from phase10_env.engine import (
     TieReplay,
     build_game,
     load_rules,
+)
+from tests.engine.p10_rules_helpers import (
+    SET,
+    assert_illegal,
+    c,
+    events_of,
+    expected_first_player,
+    hand_ended,
+    hand_points,
+    lay,
+    play,
+    rest_of_deck,
+    skip_targets_allowed,
 )
 
 # layouts for a seat whose phase is down; A and B use disjoint cards

@@ -2,8 +2,17 @@
 
 import pytest
 
-from p10_rules_helpers import *  # noqa: F401,F403
 from phase10_env.engine import SKIP, Discard, HandEnded, Hit, Stage, build_game
+from tests.engine.p10_rules_helpers import (
+    SET,
+    SKIP_RULES,
+    c,
+    events_of,
+    hand_ended,
+    hand_points,
+    lay,
+    play,
+)
 
 PHASE1_DOWN = [("set", 7, "B7 G7 Y7"), ("set", 9, "R9 B9 G9")]
 PHASE1_DOWN_B = [("set", 3, "R3 B3 G3"), ("set", 4, "R4 B4 G4")]

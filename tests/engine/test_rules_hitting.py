@@ -2,8 +2,18 @@
 
 import pytest
 
-from p10_rules_helpers import *  # noqa: F401,F403
 from phase10_env.engine import WILD, Discard, Draw, Hit, Stage, build_game, card_name
+from tests.engine.p10_rules_helpers import (
+    SET,
+    assert_illegal,
+    assert_legal,
+    c,
+    hand_counter,
+    hits_in,
+    lay,
+    names,
+    play,
+)
 
 # seat 0 on phase 2 with its phase down: set of 7s (group 0), run 4-7 (group 1);
 # seat 1 on phase 8 with its phase down: blue colour group (group 0).

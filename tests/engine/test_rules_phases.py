@@ -2,8 +2,34 @@
 
 import pytest
 
-from p10_rules_helpers import *  # noqa: F401,F403
-from phase10_env.engine import Discard, Draw, GroupKind, Hit, LayDown, Stage, build_game, card_name
+from phase10_env.engine import (
+    Discard,
+    Draw,
+    GroupKind,
+    Hit,
+    LayDown,
+    Stage,
+    build_game,
+    card_name,
+)
+from tests.engine.p10_rules_helpers import (
+    BLUE,
+    COLOUR,
+    GREEN,
+    NATURAL_RULES,
+    RUN,
+    SET,
+    SKIP,
+    assert_illegal,
+    c,
+    group_names,
+    hand_counter,
+    hits_in,
+    lay,
+    laydowns_in,
+    names,
+    play,
+)
 
 # phase -> (a hand that makes it with natural cards and one spare card, the lay-down, spare)
 PHASE_EXAMPLES = {

@@ -2,8 +2,17 @@
 
 import pytest
 
-from p10_rules_helpers import *  # noqa: F401,F403
 from phase10_env.engine import SKIP, Discard, Draw, Stage, TurnLost, build_game
+from tests.engine.p10_rules_helpers import (
+    SKIP_RULES,
+    Hit,
+    assert_illegal,
+    c,
+    events_of,
+    hand_counter,
+    play,
+    skip_targets_allowed,
+)
 
 # each seat holds Skips and plain cards; the draw pile is whatever is left
 HANDS = ["S S R1 R2 R3", "S B1 B2 B3 B4", "S G1 G2 G3 G4", "Y1 Y2 Y3 Y4 Y5", "R5 R6 R7 R8", "B5 B6 B7 B8"]

@@ -4,8 +4,24 @@ from collections import Counter
 
 import pytest
 
-from p10_rules_helpers import *  # noqa: F401,F403
 from phase10_env.engine import SKIP, Discard, Draw, Hit, Stage, build_game, card_name
+from tests.engine.p10_rules_helpers import (
+    SET,
+    all_cards_accounted,
+    assert_illegal,
+    c,
+    deck_as_kinds,
+    draws_in,
+    hand_counter,
+    hand_ended,
+    hand_points,
+    lay,
+    laydowns_in,
+    names,
+    parse_cards,
+    play,
+    rest_of_deck,
+)
 
 PHASE1_DOWN = [("set", 7, "R7 B7 G7"), ("set", 9, "R9 B9 G9")]
 

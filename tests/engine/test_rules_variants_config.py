@@ -5,8 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from p10_rules_helpers import *  # noqa: F401,F403
 from phase10_env.engine import Game, RulesConfig, load_rules
+from tests.engine.p10_rules_helpers import (
+    NATURAL_RULES,
+    SKIP_RULES,
+)
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "rules"
 

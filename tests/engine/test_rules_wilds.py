@@ -2,8 +2,33 @@
 
 import pytest
 
-from p10_rules_helpers import *  # noqa: F401,F403
-from phase10_env.engine import SKIP, WILD, Discard, Draw, GroupKind, Hit, build_game, card_name
+from phase10_env.engine import (
+    SKIP,
+    WILD,
+    Discard,
+    Draw,
+    GroupKind,
+    Hit,
+    build_game,
+    card_name,
+)
+from tests.engine.p10_rules_helpers import (
+    COLOUR,
+    GREEN,
+    NATURAL_RULES,
+    RED,
+    RUN,
+    SET,
+    assert_illegal,
+    c,
+    group_names,
+    hand_counter,
+    hits_in,
+    lay,
+    laydowns_in,
+    names,
+    play,
+)
 
 
 def _on_phase(phase, hand, natural_rule="per_phase", other="Y2 Y3 Y4"):

@@ -7,7 +7,14 @@ from hypothesis import strategies as st
 
 from phase10_env.engine import phases
 from phase10_env.engine.cards import NUM_NUMBERS
-from phase10_env.engine.phases import PHASES, GroupKind, Meld, NaturalRule, Requirement, search_laydowns
+from phase10_env.engine.phases import (
+    PHASES,
+    GroupKind,
+    Meld,
+    NaturalRule,
+    Requirement,
+    search_laydowns,
+)
 
 pytestmark = pytest.mark.skipif(phases._search is None, reason="the compiled search is not built (no C compiler?)")
 
