@@ -17,7 +17,8 @@ from .cards import (
     parse_cards,
 )
 from .config import RulesConfig, load_rules
-from .game import MAX_PLAYERS, MIN_PLAYERS, Game, Stage
+from .game import Game, Stage
+from .seats import MAX_PLAYERS, MIN_PLAYERS
 from .moves import (
     Discard,
     Draw,

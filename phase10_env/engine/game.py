@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .cards import DECK_COUNTS, NUM_NATURALS, NUM_NUMBERS, SKIP, WILD, card_name, hand_points
+from .cards import DECK_COUNTS, NUM_NATURALS, NUM_NUMBERS, SKIP, WILD, card_name, counts_of, hand_points
 from .config import RulesConfig, load_rules
 from .moves import (
     Discard,
@@ -46,7 +46,9 @@ from .phases import (
     matches_requirements,
     number_supply,
 )
-from .seats import MAX_PLAYERS, MIN_PLAYERS, check_num_players, next_active
+from .record import GameRecord
+from .seats import check_num_players, next_active
+from .view import SeatView
 
 HAND_SIZE = 10
 
@@ -101,8 +103,6 @@ class Game:
                  start_phases: Sequence[int] | None = None) -> None:
         """A new game, its first hand dealt. ``start_phases`` optionally gives each seat's
         phases already completed (an index into ``rules.phases``), to start mid-game."""
-        from .record import GameRecord
-
         n = check_num_players(num_players)
         self.rules = load_rules(rules)
         if seed is None:
@@ -593,47 +593,73 @@ class Game:
         return new
 
     def determinize(self, seat: int, rng: np.random.Generator) -> Game:
-        """A game ``seat`` cannot tell from this one: the same for everything it may know (its
-        hand, the table, the discard pile, every hand's size, the cards others are known to
-        hold because they took them from the discard pile, pile sizes, scores, phases, skips,
-        the turn, the rules), with every card it cannot see dealt at random (by ``rng``) among
-        the other hands and the draw pile, and a new random generator for the deals and
-        reshuffles still to come. Nothing of the hidden cards decides the result: two games
-        that differ only in them give the same game for the same ``rng``."""
+        """A game ``seat`` cannot tell from this one: :meth:`from_view` of its view."""
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.num_players:
             raise ValueError(f"seat must be a seat from 0 to {self.num_players - 1}, not {seat!r}")
-        if self.is_over:
+        return Game.from_view(self.view(int(seat)), rng)
+
+    @classmethod
+    def from_view(cls, view: SeatView, rng: np.random.Generator) -> Game:
+        """A whole game consistent with everything one seat may know (its :class:`SeatView`:
+        its hand, the table, the discard pile, every hand's size, the cards others are known
+        to hold because they took them from the discard pile, pile sizes, scores, phases,
+        skips, the turn, the rules), every card it cannot see dealt at random (by ``rng``)
+        among the other hands and the draw pile, with a new random generator for the deals
+        and reshuffles to come. Search agents, which see only their view, sample games so.
+        Nothing hidden can enter: the view holds none of it."""
+        if view.winners:
             raise ValueError("the game is over: there is nothing hidden left to sample")
-        others = [s for s in range(self.num_players) if s != seat]
+        n, seat = view.num_players, view.seat
+        game = cls.__new__(cls)
+        game.rules = view.rules
+        game._init_empty(n)
         unknown = bytearray(DECK_COUNTS)
-        for s in range(self.num_players):
-            for k, c in enumerate(self.hands[s] if s == seat else self.taken_from_discard[s]):
-                unknown[k] -= c
-            for group in self.table[s]:
-                for k in group.cards:
-                    unknown[k] -= 1
-        for k in self.discard_pile:
+        for k in (*view.hand, *view.discard_pile, *(k for groups in view.table for g in groups for k in g.cards)):
             unknown[k] -= 1
+        for p in view.players:
+            game.taken_from_discard[p.seat] = counts_of(p.taken_from_discard)
+            if p.seat != seat:
+                for k in p.taken_from_discard:
+                    unknown[k] -= 1
         pool = [k for k, c in enumerate(unknown) for _ in range(c)]
         order = rng.permutation(len(pool)).tolist()
-        new = self.copy()
         start = 0
-        for s in others:
-            hand = bytearray(self.taken_from_discard[s])
-            hidden = self.hand_sizes[s] - sum(hand)
-            for i in order[start:start + hidden]:
-                hand[pool[i]] += 1
-            start += hidden
-            new.hands[s] = hand
-            new.number_counts[s] = number_supply(hand)
-        new.draw_pile = [pool[i] for i in order[start:]]
-        new.seed = int(rng.integers(2**63))
-        new.rng = np.random.default_rng(new.seed)
-        new._laydown_cache = new._laydown_moves_cache = None
-        from .record import GameRecord
-
-        new.record = GameRecord(new.num_players, new.rules, new.seed, new.dealer, start=new.to_json())
-        return new
+        for p in view.players:
+            if p.seat == seat:
+                hand = counts_of(view.hand)
+            else:
+                hand = bytearray(game.taken_from_discard[p.seat])
+                hidden = p.hand_size - len(p.taken_from_discard)
+                for i in order[start:start + hidden]:
+                    hand[pool[i]] += 1
+                start += hidden
+            game.hands[p.seat] = hand
+            game.hand_sizes[p.seat] = p.hand_size
+            game.number_counts[p.seat] = number_supply(hand)
+            game.phase_index[p.seat] = p.phases_completed
+            game.laid[p.seat] = p.laid
+            game.scores[p.seat] = p.score
+            game.skip_pending[p.seat] = p.skip_pending
+            game.lost_turn[p.seat] = p.lost_turn
+            game.skipped_this_hand[p.seat] = p.skipped_this_hand
+            game.active[p.seat] = p.active
+        game.draw_pile = [pool[i] for i in order[start:]]
+        game.discard_pile = list(view.discard_pile)
+        for k in game.discard_pile:
+            game.discard_counts[k] += 1
+        game.table = [[g.copy() for g in groups] for groups in view.table]
+        for groups in game.table:
+            for g in groups:
+                for k in g.cards:
+                    game.table_counts[k] += 1
+        game.dealer, game.current, game.stage = view.dealer, view.current, view.stage
+        game.hand_number, game.replay, game.history = view.hand_number, view.replay, list(view.history)
+        game.seed = int(rng.integers(2**63))
+        game.rng = np.random.default_rng(game.seed)
+        game.record = GameRecord(n, game.rules, game.seed, game.dealer)
+        game.record.start_game = snapshot = game.copy()
+        snapshot.record = game.record.copy()
+        return game
 
     def __repr__(self) -> str:
         return (f"Game({self.num_players} players, hand {self.hand_number}, seat {self.current} to "
