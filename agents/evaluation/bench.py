@@ -90,6 +90,16 @@ def run_benchmark(seconds: float = 5.0, players: tuple[int, ...] = (2, 6), seed:
     return [BenchResult(name, p.steps, p.games, p.seconds) for name, p in players_by_name.items()]
 
 
+def full_benchmark(total_seconds: float, players: tuple[int, ...] = (2, 6), seed: int = 0,
+                   include_connect_four: bool = True) -> tuple[list[BenchResult], list[dict]]:
+    """:func:`run_benchmark` and :func:`engine_benchmark` in about ``total_seconds`` in all,
+    shared equally by each environment and each engine setting (8 parts for players 2 and 6
+    with connect_four_v3: ``total_seconds=80`` gives each 10 s)."""
+    share = total_seconds / (len(benchmark_targets(players, include_connect_four)) + len(players))
+    return (run_benchmark(share, players, seed, include_connect_four),
+            engine_benchmark(share, players, seed))
+
+
 def summary_table(results: list[BenchResult]) -> str:
     by_name = {r.name: r for r in results}
     c4 = {kind: by_name.get(f"connect_four_v3 {kind}") for kind in ("raw_env", "env()")}
@@ -122,4 +132,44 @@ def engine_benchmark(seconds: float = 5.0, players: tuple[int, ...] = (2, 6), se
         elapsed = time.perf_counter() - start
         rows.append({"players": n, "moves": moves, "games": games, "seconds": elapsed,
                      "moves_per_second": moves / elapsed, "games_per_second": games / elapsed})
+    return rows
+
+
+def search_costs(players: tuple[int, ...] = (2, 6), seed: int = 0, repeats: int = 300) -> list[dict]:
+    """Microseconds of ``Game.copy()``, ``Game.determinize()`` and one random env step, side by
+    side, early (20 actions in) and late (400 actions in) in a game, per player count: what a
+    search agent pays per simulated position."""
+    from phase10_env import raw_env
+
+    rows = []
+    for n in players:
+        for upto in (20, 400):
+            env = raw_env(num_players=n)
+            env.reset(seed=seed)
+            rng = np.random.default_rng(seed)
+
+            def choose(agent: str) -> int:
+                legal = env.observe(agent)["action_mask"].nonzero()[0]
+                return int(legal[int(rng.random() * len(legal))])
+
+            play(env, choose, limit=upto)
+            game = env.game
+            start = time.perf_counter()
+            for _ in range(repeats):
+                game.copy()
+            copy_us = (time.perf_counter() - start) / repeats * 1e6
+            sampler = np.random.default_rng(seed)
+            start = time.perf_counter()
+            for _ in range(repeats):
+                game.determinize(game.current, sampler)
+            determinize_us = (time.perf_counter() - start) / repeats * 1e6
+            steps = 0
+            start = time.perf_counter()
+            while steps < 20 * repeats:
+                steps += play(env, choose, limit=20 * repeats - steps)
+                if not env.agents:
+                    env.reset()
+            step_us = (time.perf_counter() - start) / steps * 1e6
+            rows.append({"players": n, "actions_in": upto, "copy_us": copy_us, "determinize_us": determinize_us,
+                         "env_step_us": step_us, "copy_in_steps": copy_us / step_us})
     return rows

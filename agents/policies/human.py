@@ -1,5 +1,6 @@
 """A human at the terminal: sees the table from their seat and the legal moves in words, types
-the number of a move, and is asked again on bad input."""
+the number of a move, and is asked again on bad input; ``help`` / ``?`` explains the card codes
+and the commands, ``quit`` / ``q`` leaves the game (:class:`QuitGame`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,19 @@ from phase10_env.engine.cards import cards_text
 from phase10_env.engine.phases import phase_text
 from phase10_env.policy import PlayerObservation
 from phase10_env.render import action_text, group_text, pending_text
+
+
+LEGEND = ("Cards: a colour letter and a number, R = red, B = blue, G = green, Y = yellow (R7 = red 7, "
+          "Y12 = yellow 12); W = Wild, S = Skip.")
+HELP = "\n".join([
+    LEGEND,
+    "Table: DOWN = that player has laid their phase this hand; 'skip pending' = loses their next turn.",
+    "Type the number of a move and press Enter. help or ? shows this; quit or q leaves the game.",
+])
+
+
+class QuitGame(Exception):
+    """The human asked to leave the game."""
 
 
 def seat_text(obs: PlayerObservation) -> str:
@@ -42,13 +56,20 @@ class HumanAgent:
         pass
 
     def act(self, obs: PlayerObservation) -> int:
+        """The legal action the human picks; raises :class:`QuitGame` on ``quit``."""
         view = obs.seat_view()
         legal = obs.legal_actions.tolist()
-        self.write(seat_text(obs))
-        for i, action in enumerate(legal, 1):
-            self.write(f"  {i:2d}. {action_text(view, action)}")
+        self.write("\n" + seat_text(obs))
+        moves = "\n".join(f"  {i:2d}. {action_text(view, action)}" for i, action in enumerate(legal, 1))
+        self.write(moves)
         while True:
-            answer = self.read(f"Your move [1-{len(legal)}]: ").strip()
+            answer = self.read(f"Your move [1-{len(legal)}, ? for help, q to quit]: ").strip().lower()
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
-            self.write(f"Please type a number from 1 to {len(legal)}.")
+            if answer in ("q", "quit"):
+                raise QuitGame
+            if answer in ("?", "help"):
+                self.write(HELP)
+                self.write(moves)
+            else:
+                self.write(f"Please type a number from 1 to {len(legal)} (? for help, q to quit).")

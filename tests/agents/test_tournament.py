@@ -57,7 +57,7 @@ def test_eval_command_writes_json_with_the_documented_fields_and_a_plot(tmp_path
 
 def test_eval_command_rejects_a_bad_rule_option() -> None:
     with pytest.raises(SystemExit, match="phases_to_wins"):
-        main(["eval", "--agents", "random", "--games", "1", "--rule", "phases_to_wins=2"])
+        main(["eval", "--agents", "random", "random", "--games", "1", "--rule", "phases_to_wins=2"])
 
 
 def test_chi_square_tail_matches_the_tables() -> None:
