@@ -1,0 +1,41 @@
+"""Fixtures of the browser tests: they skip when playwright, chromium or the web extra is
+missing, except with PHASE10_REQUIRE_BROWSER=1 (CI), where that is a failure."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.harness import REQUIRE_ENV, chromium, live_server, missing_tools
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    missing = missing_tools()
+    if missing:
+        message = "the browser tests need " + ", ".join(missing)
+        if os.environ.get(REQUIRE_ENV) == "1":
+            pytest.fail(f"{message} ({REQUIRE_ENV}=1)", pytrace=False)
+        pytest.skip(message)
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="session")
+def server_url(browser: Any) -> Iterator[str]:
+    with live_server() as url:
+        yield url
+
+
+@pytest.fixture
+def page(browser: Any, server_url: str) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(server_url)
+    page.wait_for_selector('body[data-ready="1"]', state="attached")
+    yield page
+    context.close()
