@@ -279,8 +279,11 @@ def seat_entries(agents: Sequence[str], num_players: int) -> tuple[str, ...]:
 
 def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100, seed: int = 0,
                    rules: RulesConfig | Mapping[str, Any] | str | Path | None = None, workers: int | None = None,
-                   max_steps: int = 200_000, progress: bool = True) -> TournamentResult:
-    """Play ``games`` full games; ``workers`` processes (default: all cores)."""
+                   max_steps: int = 200_000, progress: bool = True, backend: str = "processes",
+                   address: str | None = None) -> TournamentResult:
+    """Play ``games`` full games; ``workers`` processes (default: all cores), or with
+    ``backend="ray"`` Ray tasks on the cluster at ``address`` (see :func:`agents.play.parallel_map`);
+    the same seed gives the same results either way."""
     entries = seat_entries(agents, num_players)
     forget_agents()  # a saved model may have changed on disk since the last tournament
     for spec in set(entries):
@@ -288,5 +291,6 @@ def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100
     setup = MatchSetup(entries, num_players, load_rules(rules).to_dict(), seed, max_steps)
     jobs = [(setup, g) for g in range(games)]
     start = time.perf_counter()
-    outcomes = parallel_map(_play_indexed, jobs, workers, desc=" vs ".join(dict.fromkeys(entries)), progress=progress)
+    outcomes = parallel_map(_play_indexed, jobs, workers, desc=" vs ".join(dict.fromkeys(entries)), progress=progress,
+                            backend=backend, address=address)
     return TournamentResult(setup, outcomes, time.perf_counter() - start, workers or os.cpu_count() or 1)

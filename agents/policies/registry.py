@@ -3,6 +3,8 @@
 * ``random``; ``heuristic`` (options: ``heuristic:take_for_ways=true,skip_target=next``);
 * ``ppo:PATH`` (a saved sb3 / sb3-contrib model, deterministic) and ``ppo-sample:PATH``
   (sampling from the policy);
+* ``rllib:PATH`` (a policy trained with Ray RLlib, exported as ``runs/NAME/policy.pt``; played
+  with torch alone, deterministic);
 * ``human`` (plays at the terminal).
 """
 
@@ -15,7 +17,7 @@ from phase10_env.policy import Policy
 from .heuristic import HeuristicAgent, HeuristicConfig
 from .random_agent import RandomAgent
 
-AGENT_KINDS = ("random", "heuristic", "ppo", "ppo-sample", "human")
+AGENT_KINDS = ("random", "heuristic", "ppo", "ppo-sample", "rllib", "human")
 
 
 def _parse_options(text: str) -> dict[str, object]:
@@ -46,11 +48,19 @@ def make_agent(spec: str, seed: int | None = None) -> Policy:
         agent = PPOAgent(arg, deterministic=kind == "ppo")
         agent.seed(seed)
         return agent
+    if kind == "rllib":
+        if not arg:
+            raise ValueError("rllib needs an exported policy: rllib:runs/NAME/policy.pt")
+        from .rllib_policy import RLlibAgent
+
+        agent = RLlibAgent(arg)
+        agent.seed(seed)
+        return agent
     if kind == "human":
         from .human import HumanAgent
 
         return HumanAgent()
-    raise ValueError(f"unknown agent {spec!r}; agents are {list(AGENT_KINDS)} (ppo and ppo-sample take :PATH)")
+    raise ValueError(f"unknown agent {spec!r}; agents are {list(AGENT_KINDS)} (ppo, ppo-sample and rllib take :PATH)")
 
 
 _AGENTS: dict[str, Policy] = {}  # built once per process
