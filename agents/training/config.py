@@ -1,6 +1,7 @@
-"""Training configuration: YAML files in ``configs/`` (``configs/default.yaml`` unless another
-is named), any key overridable as ``section.key=value``. Unknown keys and bad values are errors
-that name them."""
+"""Training configuration: YAML files (``configs/default.yaml`` unless another is named; a bare
+name is looked up in the working directory's ``configs/``, then among the configs shipped with
+the package), any key overridable as ``section.key=value``. Unknown keys and bad values are
+errors that name them."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import Any
 
 import yaml
 
-CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
+from phase10_env.engine.config import shipped_configs
 
+RUNS_DIR = Path("runs")  # where runs/<name>/ go, below the working directory
 
 @dataclass
 class EnvSettings:
@@ -75,8 +77,34 @@ class ImitationSettings:
 
 
 @dataclass
+class RLlibSettings:
+    """PPO on Ray RLlib (``backend: rllib``, see :mod:`agents.training.rllib`)."""
+
+    mode: str = "single"  # "single" (learner vs opponents.pool) or "selfplay" (every seat, one shared policy)
+    num_env_runners: int = 2  # processes (Ray actors) stepping envs; 0 steps them in the driver
+    num_envs_per_env_runner: int = 1
+    num_learners: int = 0  # Ray actors updating the network; 0 updates it in the driver
+    train_batch_size: int = 4000  # env steps per PPO update
+    minibatch_size: int = 512
+    num_epochs: int = 4
+    lr: float = 3e-4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    entropy_coeff: float = 0.01
+    vf_loss_coeff: float = 0.5
+    clip_param: float = 0.2
+    grad_clip: float = 0.5
+    hiddens: list[int] = field(default_factory=lambda: [256, 256])
+
+
+BACKENDS = ("sb3", "rllib")
+RLLIB_MODES = ("single", "selfplay")
+
+
+@dataclass
 class TrainConfig:
     name: str = "default"
+    backend: str = "sb3"  # "sb3" (MaskablePPO in this process) or "rllib" (Ray RLlib; the rllib extra)
     seed: int = 0
     total_timesteps: int = 500_000
     checkpoint_every: int = 100_000
@@ -88,6 +116,7 @@ class TrainConfig:
     opponents: OpponentSettings = field(default_factory=OpponentSettings)
     eval: EvalSettings = field(default_factory=EvalSettings)
     imitation: ImitationSettings = field(default_factory=ImitationSettings)
+    rllib: RLlibSettings = field(default_factory=RLlibSettings)
 
     def __post_init__(self) -> None:
         if self.env.episode not in ("game", "hand"):
@@ -99,6 +128,29 @@ class TrainConfig:
                 raise ValueError(f"{key} must be positive")
         if not self.opponents.pool and not self.opponents.snapshot_every:
             raise ValueError("opponents.pool is empty and self-play is off: there is no one to play")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {list(BACKENDS)}, not {self.backend!r}")
+        if self.backend == "rllib":
+            self._check_rllib()
+
+    def _check_rllib(self) -> None:
+        r = self.rllib
+        if r.mode not in RLLIB_MODES:
+            raise ValueError(f"rllib.mode must be one of {list(RLLIB_MODES)}, not {r.mode!r}")
+        for key in ("num_envs_per_env_runner", "train_batch_size", "minibatch_size", "num_epochs"):
+            if getattr(r, key) <= 0:
+                raise ValueError(f"rllib.{key} must be positive")
+        for key in ("num_env_runners", "num_learners"):
+            if getattr(r, key) < 0:
+                raise ValueError(f"rllib.{key} must be 0 or more")
+        if r.minibatch_size > r.train_batch_size:
+            raise ValueError(f"rllib.minibatch_size ({r.minibatch_size}) exceeds rllib.train_batch_size ({r.train_batch_size})")
+        unsupported = {"init_from": bool(self.init_from), "imitation.teacher": bool(self.imitation.teacher),
+                       "opponents.snapshot_every": bool(self.opponents.snapshot_every),
+                       "env.features": self.env.features != "standard"}
+        named = [key for key, used in unsupported.items() if used]
+        if named:
+            raise ValueError(f"{named} are not supported with backend rllib (self-play there is rllib.mode=selfplay)")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -156,16 +208,29 @@ def _set_path(data: dict[str, Any], dotted: str, value: Any) -> None:
     node[parts[-1]] = value
 
 
+def find_config(name: str | Path | None) -> Path:
+    """A training config's file: ``name`` itself if it is a file; else, for a bare name
+    (``strong``, ``configs/strong.yaml``), the one in ``./configs`` of the working directory
+    first, then the one shipped with the package (default: ``default``)."""
+    name = Path(name or "default")
+    if name.is_file():
+        return name
+    stem = name.name[:-5] if name.name.endswith(".yaml") else name.name
+    if len(name.parts) > 2 or (len(name.parts) == 2 and name.parts[0] != "configs"):
+        raise ValueError(f"no training config at {str(name)!r}")
+    places = [Path("configs") / f"{stem}.yaml", shipped_configs() / f"{stem}.yaml"]
+    for place in places:
+        if place.is_file():
+            return place
+    known = sorted({p.stem for folder in (Path("configs"), shipped_configs()) for p in folder.glob("*.yaml")})
+    raise ValueError(f"no training config {str(name)!r}: looked for {[str(p) for p in places]}; "
+                     f"named configs are {known}, or give a YAML path")
+
+
 def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> TrainConfig:
-    """The config in ``path`` (default ``configs/default.yaml``; a bare name means
-    ``configs/<name>.yaml``), with ``section.key=value`` overrides (values read as YAML)."""
-    if path is None:
-        path = CONFIG_DIR / "default.yaml"
-    path = Path(path)
-    if not path.exists() and not path.suffix:
-        path = CONFIG_DIR / f"{path}.yaml"
-    if not path.exists():
-        raise ValueError(f"no training config at {str(path)!r}")
+    """The config ``path`` (see :func:`find_config`; default ``default``), with
+    ``section.key=value`` overrides (values read as YAML)."""
+    path = find_config(path)
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     for item in overrides or []:
         key, sep, value = item.partition("=")

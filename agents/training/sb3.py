@@ -24,10 +24,10 @@ from phase10_env import Phase10Env
 
 from ..evaluation.tournament import TournamentResult, run_tournament
 from ..policies.registry import make_agent
-from .config import TrainConfig
+from . import rundir
+from .config import RUNS_DIR, TrainConfig
 from .opponents import OpponentPool, PolicySnapshot
 
-RUNS_DIR = Path("runs")
 
 
 def _set_torch_threads(n: int) -> None:
@@ -116,16 +116,6 @@ class TrainingRun:
             n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, ent_coef=p.ent_coef, vf_coef=p.vf_coef,
             clip_range=p.clip_range, max_grad_norm=p.max_grad_norm, policy_kwargs={"net_arch": list(p.net_arch)},
             tensorboard_log=str(self.dir / "tb"), seed=self.cfg.seed, device="cpu", verbose=0)
-
-    def _clear_previous_run(self) -> None:
-        """A fresh run in a used directory drops the old run's checkpoints and best model, so
-        neither ``--resume`` nor the best-model choice can mix the two runs."""
-        stale = [*self.checkpoints.glob("*"), self.dir / "best_model.zip", self.dir / "state.json"]
-        stale = [p for p in stale if p.is_file()]
-        if stale:
-            print(f"starting {self.cfg.name} afresh: removing {len(stale)} files of the previous run in {self.dir}")
-            for path in stale:
-                path.unlink()
 
     def latest_checkpoint(self) -> Path | None:
         found = sorted(self.checkpoints.glob("step_*.zip"))
@@ -244,18 +234,24 @@ class TrainingRun:
 
     # ------------------------------------------------------------------ the run
 
-    def train(self, resume: bool = False) -> dict[str, Any]:
+    def train(self, resume: bool = False, overwrite: bool = False, evaluate: bool = False) -> dict[str, Any]:
+        """Train (``resume``: from the latest checkpoint; ``overwrite``: replacing a run already
+        in the directory; see :mod:`agents.training.rundir`), evaluate, write the summary. A
+        resumed run that has reached ``total_timesteps`` trains nothing, and evaluates again
+        only with ``evaluate``."""
         from sb3_contrib import MaskablePPO
 
         cfg = self.cfg
         _set_torch_threads(cfg.torch_threads)
-        self.dir.mkdir(parents=True, exist_ok=True)
-        (self.dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False), encoding="utf-8")
+        rundir.prepare(self.dir, resume, overwrite)
         checkpoint = self.latest_checkpoint() if resume else None
         if resume and checkpoint is None:
             raise ValueError(f"nothing to resume: no checkpoint in {self.checkpoints}")
-        if not resume:
-            self._clear_previous_run()
+        done = rundir.finished(self.dir, _steps_of(checkpoint), cfg.total_timesteps, evaluate) if checkpoint else None
+        if done is not None:
+            print(summary_table(done))
+            return done
+        (self.dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False), encoding="utf-8")
         venv = self._vec_env()
         if checkpoint is not None:
             state = json.loads((self.dir / "state.json").read_text())
@@ -274,10 +270,15 @@ class TrainingRun:
             elif cfg.imitation.teacher:
                 self.imitate(model)
         self.push_pool(venv, model)
-        remaining = cfg.total_timesteps - model.num_timesteps
         first_step = model.num_timesteps
+        # PPO learns in whole rollouts: train to the first multiple of one at or past the target,
+        # and say so, rather than let the progress bar overshoot its total.
+        rollout = cfg.ppo.n_steps * cfg.vec_env.num_envs
+        remaining = -(-(cfg.total_timesteps - first_step) // rollout) * rollout
         start = time.perf_counter()
         if remaining > 0:
+            print(f"training {remaining:,} steps ({remaining // rollout} rollouts of {rollout:,}; "
+                  f"total_timesteps={cfg.total_timesteps:,})")
             model.learn(remaining, callback=_Periodic(self, venv), progress_bar=True,
                         reset_num_timesteps=checkpoint is None, tb_log_name="ppo")
         learn_seconds = time.perf_counter() - start
@@ -291,6 +292,8 @@ class TrainingRun:
         self.save_state()  # the curve now ends with the final evaluation
         self.plot_curve()
         print(summary_table(summary))
+        print(f"files of run {cfg.name}:")
+        print("\n".join(rundir.files_written(self.dir)))
         return summary
 
     def _summary(self, model, final: dict[str, TournamentResult], steps: int, seconds: float, env_seconds: float) -> dict:
@@ -317,6 +320,11 @@ def summary_table(summary: dict[str, Any]) -> str:
         lines.append(f"{opponent:12s} {me['games']:6d} {me['win_rate']:9.3f} [{me['ci95'][0]:.3f}, {me['ci95'][1]:.3f}]")
     lines.append(f"model: {summary['model']}  (play it as ppo:{summary['model']})")
     return "\n".join(lines)
+
+
+def _steps_of(checkpoint: Path) -> int:
+    """The learner steps a checkpoint was saved at (its name: step_0000200704.zip)."""
+    return int(checkpoint.stem.split("_")[1])
 
 
 def _load_state(path: Path):

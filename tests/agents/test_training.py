@@ -51,11 +51,23 @@ def test_tiny_run_trains_resumes_and_evaluates(tmp_path, capsys) -> None:
                             rules={"phases_to_win": 1})
     assert result.entry_stats()[0].games == 2 and agent.deterministic
 
-    again = TrainingRun(load_config(None, TINY + ["name=tiny", "total_timesteps=512"]), runs_dir=tmp_path).train()
-    assert again["learner_steps"] < 1024, "a fresh run starts from zero in a used directory"
+    before = sorted(p.name for p in (out / "checkpoints").iterdir())
+    with pytest.raises(ValueError, match="already holds a run"):
+        TrainingRun(load_config(None, TINY + ["name=tiny", "total_timesteps=512"]), runs_dir=tmp_path).train()
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == before, "a refused run deletes nothing"
+
+    capsys.readouterr()
+    finished = TrainingRun(longer, runs_dir=tmp_path).train(resume=True)
+    assert finished == json.loads((out / "eval.json").read_text()), "a finished run is not trained or evaluated again"
+    assert "nothing to train" in capsys.readouterr().out
+
+    again = TrainingRun(load_config(None, TINY + ["name=tiny", "total_timesteps=512"]), runs_dir=tmp_path)
+    again = again.train(overwrite=True)
+    assert again["learner_steps"] < 1024, "an overwritten run starts from zero"
     assert max(p["step"] for p in again["learning_curve"]) < 1024, "and does not inherit the old curve"
     steps = sorted(int(p.stem.split("_")[1]) for p in (out / "checkpoints").glob("step_*.zip"))
     assert steps and steps[-1] < 1024, "so --resume can only continue the new run"
+    assert "learning_curve.png" in capsys.readouterr().out, "the summary names the run's files"
 
 
 def test_a_run_can_start_from_a_saved_policy(tmp_path) -> None:
@@ -78,6 +90,7 @@ def test_resume_without_a_checkpoint_is_a_clear_error(tmp_path) -> None:
     cfg = load_config(None, TINY + ["name=empty"])
     with pytest.raises(ValueError, match="nothing to resume"):
         TrainingRun(cfg, runs_dir=tmp_path).train(resume=True)
+    assert not (tmp_path / "empty").exists()
 
 
 def test_imitation_records_legal_teacher_choices_and_warm_starts_a_run(tmp_path) -> None:
