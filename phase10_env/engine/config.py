@@ -2,7 +2,8 @@
 
 Build it from keyword arguments (``RulesConfig(skip_rule="pending_only")``), from a mapping
 (``RulesConfig.from_dict``) or from a YAML file (``RulesConfig.from_yaml``); the files under
-``configs/rules/`` are the named variants (``load_rules("even_phases")``). An unknown option or
+``configs/rules/`` are the named variants (``load_rules("even_phases")``), shipped inside the
+package too, so they work from an installed wheel. An unknown option or
 a bad value raises ``ValueError`` naming it.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from functools import cached_property
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +22,16 @@ NATURAL_RULES = ("per_phase", "per_group")
 SKIP_RULES = ("not_twice_in_a_row", "pending_only", "once_per_hand")
 PHASE_PRESETS: dict[str, tuple[int, ...]] = {"all": tuple(range(1, 11)), "even": (2, 4, 6, 8, 10)}
 
-#: Where the named rule files live (the repository's ``configs/rules``).
-RULES_DIR = Path(__file__).resolve().parents[2] / "configs" / "rules"
+def shipped_configs() -> Path:
+    """The ``configs/`` folder that comes with the package: in an installed wheel, the copy
+    inside it (``phase10_env/configs``, made by setup.py); in a source checkout, the
+    repository's own ``configs/``."""
+    inside = Path(str(resources.files("phase10_env"))) / "configs"
+    return inside if inside.is_dir() else Path(__file__).resolve().parents[2] / "configs"
+
+
+#: Where the named rule variants live.
+RULES_DIR = shipped_configs() / "rules"
 
 
 @dataclass(frozen=True)
