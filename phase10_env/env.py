@@ -57,6 +57,7 @@ from .policy import PlayerObservation
 from .render import pending_text, render_text
 from .rewards import RewardConfig, load_rewards
 
+
 class IllegalActionError(ValueError):
     """An integer action that is not legal in the current state (out of range or masked)."""
 

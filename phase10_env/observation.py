@@ -43,10 +43,10 @@ from array import array
 import numpy as np
 
 from .actions import GROUPS_PER_SEAT, MAX_SEATS
+from .codec import Pending
 from .engine.cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, NUM_NUMBERS
 from .engine.compiled import load
 from .engine.game import DRAW, GAME_OVER, PLAY, Game
-from .codec import Pending
 from .engine.moves import Draw, Event, HandEnded, Hit, LayDown, Move
 from .engine.phases import GroupKind, Meld, TableGroup
 from .planning import PLANNING_HIGH, PLANNING_SIZE, planning_features

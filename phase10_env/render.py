@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .actions import ACTIONS, HIT_WILD_HIGH, HIT_WILD_LOW
+from .codec import Pending
 from .engine.cards import COLOURS, SKIP, card_name, cards_text, kinds_of
 from .engine.game import STAGE_NAMES, Game
-from .codec import Pending
 from .engine.phases import GroupKind, TableGroup, arrange, phase_text
 from .engine.view import SeatView
 

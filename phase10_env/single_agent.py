@@ -25,7 +25,6 @@ from .env import raw_env
 from .policy import Policy, needs_view
 from .rewards import RewardConfig
 
-
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 
 

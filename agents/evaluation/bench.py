@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,12 +45,8 @@ class RandomPlay:
         self.seconds = 0.0
 
     def run(self, seconds: float) -> None:
-        env, rng = self.env, self.rng
-
-        def choose(agent: str) -> int:
-            legal = env.observe(agent)["action_mask"].nonzero()[0]
-            return int(legal[int(rng.random() * len(legal))])
-
+        env = self.env
+        choose = _uniform_chooser(env, self.rng)
         start = time.perf_counter()
         deadline = start + seconds
         while time.perf_counter() < deadline:
@@ -135,6 +132,16 @@ def engine_benchmark(seconds: float = 5.0, players: tuple[int, ...] = (2, 6), se
     return rows
 
 
+def _uniform_chooser(env: Any, rng: np.random.Generator) -> Callable[[str], int]:
+    """``choose`` for :func:`agents.play.play`: a uniform choice among the unmasked actions."""
+
+    def choose(agent: str) -> int:
+        legal = env.observe(agent)["action_mask"].nonzero()[0]
+        return int(legal[int(rng.random() * len(legal))])
+
+    return choose
+
+
 def search_costs(players: tuple[int, ...] = (2, 6), seed: int = 0, repeats: int = 300) -> list[dict]:
     """Microseconds of ``Game.copy()``, ``Game.determinize()`` and one random env step, side by
     side, early (20 actions in) and late (400 actions in) in a game, per player count: what a
@@ -146,12 +153,7 @@ def search_costs(players: tuple[int, ...] = (2, 6), seed: int = 0, repeats: int 
         for upto in (20, 400):
             env = raw_env(num_players=n)
             env.reset(seed=seed)
-            rng = np.random.default_rng(seed)
-
-            def choose(agent: str) -> int:
-                legal = env.observe(agent)["action_mask"].nonzero()[0]
-                return int(legal[int(rng.random() * len(legal))])
-
+            choose = _uniform_chooser(env, np.random.default_rng(seed))
             play(env, choose, limit=upto)
             game = env.game
             start = time.perf_counter()

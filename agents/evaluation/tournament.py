@@ -194,7 +194,8 @@ class TournamentResult:
         stats = self.entry_stats()
         width = max(12, *(len(s.name) for s in stats))
         lines = [f"{len(self.outcomes)} games, {self.setup.num_players} players, mean {self.mean_hands:.1f} hands per game; "
-                 f"{self.seconds:.1f} s ({self.games_per_second:.1f} games/s, {self.workers} process{'' if self.workers == 1 else 'es'})",
+                 f"{self.seconds:.1f} s ({self.games_per_second:.1f} games/s, "
+                 f"{self.workers} process{'' if self.workers == 1 else 'es'})",
                  f"{'agent':{width}s} {'games':>6s} {'wins':>6s} {'win rate':>9s} {'95% CI':>17s} {'score':>8s} {'phases':>7s}"]
         for s in stats:
             lines.append(f"{s.name:{width}s} {s.games:6d} {s.wins:6d} {s.win_rate:9.3f} "

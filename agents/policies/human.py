@@ -11,7 +11,6 @@ from phase10_env.engine.phases import phase_text
 from phase10_env.policy import PlayerObservation
 from phase10_env.render import action_text, group_text, pending_text
 
-
 LEGEND = ("Cards: a colour letter and a number, R = red, B = blue, G = green, Y = yellow (R7 = red 7, "
           "Y12 = yellow 12); W = Wild, S = Skip.")
 HELP = "\n".join([

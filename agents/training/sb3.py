@@ -29,7 +29,6 @@ from .config import RUNS_DIR, TrainConfig
 from .opponents import OpponentPool, PolicySnapshot
 
 
-
 def _set_torch_threads(n: int) -> None:
     import torch
 

@@ -56,7 +56,8 @@ class RulesConfig:
         phases = self.phases
         if isinstance(phases, str):
             if phases not in PHASE_PRESETS:
-                raise ValueError(f"rules option 'phases': unknown preset {phases!r}; use one of {sorted(PHASE_PRESETS)} or a list of phase numbers")
+                raise ValueError(f"rules option 'phases': unknown preset {phases!r}; use one of {sorted(PHASE_PRESETS)} "
+                                 "or a list of phase numbers")
             phases = PHASE_PRESETS[phases]
         try:
             phases = tuple(phases)
@@ -69,7 +70,8 @@ class RulesConfig:
         if ptw is None:
             ptw = len(phases)
         if isinstance(ptw, bool) or not isinstance(ptw, int) or not 1 <= ptw <= len(phases):
-            raise ValueError(f"rules option 'phases_to_win' must be an integer from 1 to {len(phases)} (the number of phases), not {self.phases_to_win!r}")
+            raise ValueError(f"rules option 'phases_to_win' must be an integer from 1 to {len(phases)} (the number of "
+                             f"phases), not {self.phases_to_win!r}")
         object.__setattr__(self, "phases_to_win", ptw)
         if not isinstance(self.advance_all, bool):
             raise ValueError(f"rules option 'advance_all' must be true or false, not {self.advance_all!r}")

@@ -116,7 +116,8 @@ class Game:
         if start_phases is not None:
             start_phases = [int(p) for p in start_phases]
             if len(start_phases) != n or not all(0 <= p < self.rules.phases_to_win for p in start_phases):
-                raise ValueError(f"start_phases must give {n} values from 0 to {self.rules.phases_to_win - 1}, not {start_phases!r}")
+                raise ValueError(f"start_phases must give {n} values from 0 to {self.rules.phases_to_win - 1}, "
+                                 f"not {start_phases!r}")
         self.seed = int(seed)
         self._init_empty(n)
         self.rng = np.random.default_rng(self.seed)
@@ -330,13 +331,15 @@ class Game:
             if target is None:
                 return None if not targets else f"a Skip must name a player while one may be chosen (seats {targets})"
             if target not in targets:
-                return f"seat {target!r} cannot be skipped now under skip_rule={self.rules.skip_rule!r} (may skip: {targets or 'no one'})"
+                return (f"seat {target!r} cannot be skipped now under skip_rule={self.rules.skip_rule!r} "
+                        f"(may skip: {targets or 'no one'})")
             return None
         if kind is Hit:
             if not self.laid[seat]:
                 return "hitting is allowed only once the player's own phase is down (R14)"
             target, g, card = move.target, move.group, move.card
-            if not (isinstance(target, int) and 0 <= target < self.num_players) or not (isinstance(g, int) and 0 <= g < len(self.table[target])):
+            if not (isinstance(target, int) and 0 <= target < self.num_players
+                    and isinstance(g, int) and 0 <= g < len(self.table[target])):
                 return f"seat {target!r} has no group {g!r} on the table"
             if not (isinstance(card, int) and 0 <= card <= WILD) or not hand[card]:
                 return f"card {card!r} is not in the player's hand (or is a Skip)"
@@ -353,7 +356,8 @@ class Game:
         if not matches_requirements(melds, reqs):
             return f"phase {self.phase_of(seat)} needs exactly {' + '.join(map(str, reqs))} (R13)"
         if move.cards is not None:
-            if not (isinstance(move.cards, tuple) and all(isinstance(c, tuple) and all(isinstance(k, int) and 0 <= k < SKIP + 1 for k in c) for c in move.cards)):
+            if not (isinstance(move.cards, tuple) and all(
+                    isinstance(c, tuple) and all(isinstance(k, int) and 0 <= k <= SKIP for k in c) for c in move.cards)):
                 return f"malformed cards {move.cards!r}"
             problem = laydown_card_problem(hand, melds, move.cards, self.rules.natural)
             return None if problem is None else f"{problem} (natural_rule={self.rules.natural_rule!r})"

@@ -8,7 +8,7 @@ the turn (unless the player went out first). Seats are absolute (0 .. num_player
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .cards import SKIP, WILD, card_name, cards_text, parse_card
 from .phases import KIND_NAMES, GroupKind, Meld
@@ -69,7 +69,7 @@ class Discard:
         return "discard a Skip to no effect" if self.target is None else f"discard a Skip on seat {self.target}"
 
 
-Move = Union[Draw, LayDown, Hit, Discard]
+Move = Draw | LayDown | Hit | Discard
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
@@ -165,4 +165,4 @@ class GameEnded:
     winners: tuple[int, ...]
 
 
-Event = Union[TurnLost, HandEnded, TieReplay, GameEnded]
+Event = TurnLost | HandEnded | TieReplay | GameEnded

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from .cards import (
@@ -262,6 +262,13 @@ def meld_card_problem(meld: Meld, cards: Sequence[int]) -> str | None:
     return None
 
 
+def _group_kinds(kind: int, value: int) -> range:
+    """The natural cards a set (of number ``value``) or a colour group (of colour ``value``) takes."""
+    if kind == GroupKind.SET:
+        return range(value - 1, NUM_NATURALS, NUM_NUMBERS)
+    return range(value * NUM_NUMBERS, (value + 1) * NUM_NUMBERS)
+
+
 def meld_choices(avail: Sequence[int], meld: Meld, need_natural: bool = False) -> list[tuple[int, ...]]:
     """Every distinct choice of cards (a sorted tuple of kinds) that ``meld`` can take from the
     per-kind counts ``avail``; with ``need_natural``, only choices holding a natural card."""
@@ -269,8 +276,7 @@ def meld_choices(avail: Sequence[int], meld: Meld, need_natural: bool = False) -
     if kind == GroupKind.RUN:
         slots = [[k for k in range(n - 1, NUM_NATURALS, NUM_NUMBERS) if avail[k]] for n in range(value, value + size)]
     else:
-        kids = range(value - 1, NUM_NATURALS, NUM_NUMBERS) if kind == GroupKind.SET else range(value * NUM_NUMBERS, (value + 1) * NUM_NUMBERS)
-        slots = [[k for k in kids if avail[k]]]
+        slots = [[k for k in _group_kinds(kind, value) if avail[k]]]
     wilds = avail[WILD]
     found: set[tuple[int, ...]] = set()
 
@@ -311,8 +317,7 @@ def can_fill(avail: Sequence[int], meld: Meld, need_natural: bool) -> bool:
     if kind == GroupKind.RUN:
         naturals = sum(1 for n in range(value, value + size) if any(avail[k] for k in range(n - 1, NUM_NATURALS, NUM_NUMBERS)))
     else:
-        kids = range(value - 1, NUM_NATURALS, NUM_NUMBERS) if kind == GroupKind.SET else range(value * NUM_NUMBERS, (value + 1) * NUM_NUMBERS)
-        naturals = min(sum(avail[k] for k in kids), size)
+        naturals = min(sum(avail[k] for k in _group_kinds(kind, value)), size)
     return naturals + avail[WILD] >= size and (naturals > 0 or not need_natural)
 
 
@@ -384,7 +389,8 @@ def laydown_card_problem(hand: Sequence[int], melds: Sequence[Meld], cards: Sequ
         return "the hand does not hold these cards"
     naturals = [sum(1 for k in group if k != WILD) for group in cards]
     if not any(naturals) or (natural_rule == NaturalRule.PER_GROUP and not all(naturals)):
-        return f"a lay-down needs a natural card {'in every group' if natural_rule == NaturalRule.PER_GROUP else ''} (R11)".replace("  ", " ")
+        where = " in every group" if natural_rule == NaturalRule.PER_GROUP else ""
+        return f"a lay-down needs a natural card{where} (R11)"
     return None
 
 
@@ -416,7 +422,7 @@ def presence(supply: list[int]) -> int:
     return _PRESENCE[bytes(supply).translate(PRESENT)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _run_options(present: int, size: int, least: int) -> tuple[tuple[int, int], ...]:
     """``(start, naturals)`` of the runs of ``size`` with at least ``least`` naturals, for a
     hand holding the numbers in bit mask ``present`` (bit n-1 for number n)."""
@@ -525,7 +531,7 @@ def _colour_laydowns(hand: Sequence[int], requirements: Sequence[Requirement]) -
     return [(Meld(GroupKind.COLOUR, c, size),) for c, n in enumerate(colour_supply(hand)) if n and n + wilds >= size]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _best_run(present: int, size: int) -> int:
     """Most naturals any run of ``size`` can use from the numbers in bit mask ``present``."""
     window = (1 << size) - 1

@@ -11,7 +11,8 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
 def check_num_players(num_players: object) -> int:
-    if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+    if (isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer))
+            or not MIN_PLAYERS <= num_players <= MAX_PLAYERS):
         raise ValueError(f"num_players must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS}, not {num_players!r}")
     return int(num_players)
 

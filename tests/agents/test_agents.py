@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from agents import HeuristicAgent, RandomAgent, make_agent
-from agents.policies.human import HumanAgent
 from agents.evaluation.tournament import run_tournament
+from agents.policies.human import HumanAgent
 from phase10_env import PlayerObservation, raw_env
 from phase10_env.actions import ACTIONS, DISCARD_FIRST, DRAW_DECK, DRAW_DISCARD, MELD_IDS
 from phase10_env.engine import Game, build_game, card

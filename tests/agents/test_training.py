@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
+from agents.evaluation.tournament import run_tournament
 from agents.policies.registry import make_agent
-from phase10_env import OBS_SIZE
 from agents.training.config import load_config
 from agents.training.sb3 import TrainingRun
-from agents.evaluation.tournament import run_tournament
+from phase10_env import OBS_SIZE
 
 TINY = ["total_timesteps=1024", "checkpoint_every=512", "vec_env.num_envs=2", "ppo.n_steps=128",
         "ppo.batch_size=128", "ppo.n_epochs=1", "ppo.net_arch=[32]", "eval.every=512", "eval.games=2",

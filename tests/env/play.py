@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from phase10_env import raw_env
-from phase10_env.engine import Game
 from phase10_env.actions import DISCARD_FIRST, LAY_FIRST
+from phase10_env.engine import Game
 
 VARIANTS = ["default", "even_phases", "advance_all", "short_game", "strict_naturals", "skip_once_per_hand",
             "skip_pending_only"]

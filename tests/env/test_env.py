@@ -146,7 +146,7 @@ def test_truncation_at_the_step_limit() -> None:
         legal = np.flatnonzero(env.action_mask())
         env.step(int(rng.choice(legal)))
     assert all(env.truncations.values()) and not any(env.terminations.values())
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         env.step(None)
     assert env.agents == []
 

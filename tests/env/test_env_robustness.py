@@ -96,7 +96,7 @@ def test_step_and_last_after_every_agent_is_removed_warn_instead_of_failing(capl
                       table={0: [("set", 7, "R7 B7 G7"), ("set", 3, "R3 B3 G3")]})
     env = env_at(game)
     env.step(246 + card(5, 0))  # player_0 goes out and wins the one-phase game
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         env.step(None)
     assert env.agents == []
     before = env.game.to_json()

@@ -5,7 +5,6 @@ legal move of the engine, each choice of cards included, is reachable through un
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +13,7 @@ from phase10_env.actions import CHOOSE_FIRST, DISCARD_FIRST, MELD_IDS, hit_id
 from phase10_env.codec import Pending, decode, legal_mask
 from phase10_env.engine import Game, LayDown, Meld, Move, build_game, card
 from tests.env.play import VARIANTS, random_steps
+
 
 def same_move(move: Move) -> object:
     """A move up to the order in which a lay-down names its groups (group 0 or 1 on the table)."""

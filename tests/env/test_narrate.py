@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from phase10_env.engine import SKIP, Discard, Draw, Game, Hit, LayDown, Meld, GroupKind, build_game, parse_card
+from phase10_env.engine import SKIP, Discard, Draw, Game, GroupKind, Hit, LayDown, Meld, build_game, parse_card
 from phase10_env.engine.cards import card_name, kinds_of
 from phase10_env.engine.moves import HandEnded
 from phase10_env.narrate import Narrator, narrate_record

@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phase10_env import OBS_SIZE, OBS_SLICES, raw_env
-from phase10_env import observation
+from phase10_env import OBS_SIZE, OBS_SLICES, observation, raw_env
 from phase10_env.engine import Game, build_game, card
 from phase10_env.observation import LAYOUT, OBS_HIGH, SEAT_BLOCK, SEAT_FIELDS, ObservationEncoder
 from tests.env.play import VARIANTS, hidden_cards_shuffled, random_steps

@@ -97,7 +97,8 @@ def observation_text(obs: np.ndarray) -> list[str]:
             groups = [_group(values[i * GROUP_VALUES:(i + 1) * GROUP_VALUES]) for i in range(2)]
             lines.append(f"{name}: " + " | ".join(g for g in groups if g))
         else:
-            lines.append(f"{name}: " + " ".join(f"{i}" if values[i] == 1 else f"{i}:{values[i]:g}" for i in np.flatnonzero(values)))
+            hot = np.flatnonzero(values)
+            lines.append(f"{name}: " + " ".join(f"{i}" if values[i] == 1 else f"{i}:{values[i]:g}" for i in hot))
     return lines
 
 

@@ -57,7 +57,7 @@ def test_max_cycles_means_one_action_per_player_per_cycle() -> None:
     game = make_env(num_players=3, max_cycles=4)
     game.reset(seed=1)
     steps = 0
-    for agent in game.agent_iter():
+    for _ in game.agent_iter():
         obs, _, terminated, truncated, _ = game.last()
         if terminated or truncated:
             game.step(None)
