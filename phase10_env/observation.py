@@ -96,7 +96,9 @@ def _high() -> np.ndarray:
     for name in ("hand", "discard_counts", "table_counts", "pending_cards"):
         high[OBS_SLICES[name]] = counts
     seats = high[OBS_SLICES["seats"]].reshape(MAX_SEATS, SEAT_BLOCK)
-    seats[:, SEAT_FIELDS["hand_size"]] = 11  # 10 dealt plus one drawn
+    # A game reaches 11 (10 dealt plus one drawn); positions built for tests (build_game) may
+    # hold any number of cards, and every position that loads stays inside the bounds.
+    seats[:, SEAT_FIELDS["hand_size"]] = DECK_SIZE
     seats[:, SEAT_FIELDS["score"]] = SCORE_CAP / 100
     return high
 

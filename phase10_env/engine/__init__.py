@@ -18,7 +18,6 @@ from .cards import (
 )
 from .config import RulesConfig, load_rules
 from .game import Game, Stage
-from .seats import MAX_PLAYERS, MIN_PLAYERS
 from .moves import (
     Discard,
     Draw,
@@ -36,6 +35,7 @@ from .moves import (
 from .phases import PHASES, GroupKind, Meld, NaturalRule, Requirement, TableGroup, allocate, laydowns, phase_text
 from .record import GameRecord
 from .scenario import build_game
+from .seats import MAX_PLAYERS, MIN_PLAYERS
 from .view import PlayerInfo, SeatView
 
 __all__ = [

@@ -6,8 +6,12 @@ A card *kind* is an int in ``range(NUM_KINDS)``:
   yellow; numbers 1-12), two copies of each in the deck;
 * ``WILD`` (48), eight copies; ``SKIP`` (49), four copies.
 
-Cards of one kind are indistinguishable, so hands and piles are counted per kind. Text form:
-colour letter + number (``"R7"``, ``"Y12"``), ``"W"`` and ``"S"``.
+Cards of one kind are indistinguishable, so hands and piles are counted per kind.
+
+Text form (one syntax everywhere: saved states, moves, :func:`parse_card`): an upper-case colour
+letter ``R``, ``B``, ``G`` or ``Y`` followed by the number 1-12 written without leading zeros
+(``"R7"``, ``"Y12"``), ``"W"`` for a Wild and ``"S"`` for a Skip; no spaces, no other case. As a
+regular expression: ``^([RBGY]([1-9]|1[0-2])|W|S)$`` (the ``card`` pattern of the state schema).
 """
 
 from __future__ import annotations
@@ -60,22 +64,21 @@ def card_name(kind: int) -> str:
     return f"{COLOUR_LETTERS[COLOUR_OF[kind]]}{NUMBER_OF[kind]}"
 
 
+#: Every card name and its kind: the names :func:`card_name` writes are exactly the valid ones.
+_KIND_OF_NAME: dict[str, int] = {card_name(k): k for k in range(NUM_KINDS)}
+
+
 def parse_card(text: str) -> int:
-    """``"R7"`` -> kind; case-insensitive; raises ``ValueError`` naming the bad text."""
-    t = text.strip().upper()
-    if t == "W":
-        return WILD
-    if t == "S":
-        return SKIP
-    if len(t) >= 2 and t[0] in COLOUR_LETTERS and t[1:].isdigit():
-        number = int(t[1:])
-        if 1 <= number <= NUM_NUMBERS:
-            return card(number, COLOUR_LETTERS.index(t[0]))
-    raise ValueError(f"not a card: {text!r} (expected e.g. 'R7', 'Y12', 'W', 'S')")
+    """``"R7"`` -> kind, in exactly the syntax of the module docstring; anything else (another
+    case, padding, a leading zero, a value that is not a string) raises ``ValueError`` naming it."""
+    kind = _KIND_OF_NAME.get(text) if isinstance(text, str) else None
+    if kind is None:
+        raise ValueError(f"not a card: {text!r} (expected a name such as 'R7', 'Y12', 'W' or 'S')")
+    return kind
 
 
 def parse_cards(text: str | Iterable[str]) -> list[int]:
-    """``"R7 B7 W"`` (or a list of such names) -> list of kinds."""
+    """``"R7 B7 W"`` (names separated by white space, or a list of names) -> list of kinds."""
     parts = text.split() if isinstance(text, str) else list(text)
     return [parse_card(p) for p in parts]
 

@@ -153,6 +153,9 @@ class Game:
         self.winners: tuple[int, ...] = ()
         self.history: list[HandResult] = []
         self._events: list[Event] = []
+        #: A position set up by ``build_game`` for tests and puzzles: its hands may hold any
+        #: number of cards (see :mod:`~phase10_env.engine.scenario`). Saved with the state.
+        self.built = False
         self._rng: np.random.Generator | None = None
         self._rng_state: dict[str, Any] = {}
         self._laydown_moves_cache: tuple[list, list[LayDown]] | None = None
@@ -529,7 +532,7 @@ class Game:
             if went_out is not None:
                 winners = (went_out,)
         elif rules.advance_all:
-            if self.hand_number >= rules.phases_to_win:
+            if max(self.phase_index) >= rules.phases_to_win:  # one hand per phase: the list is played out
                 best = min(self.scores)
                 winners = tuple(s for s in range(n) if self.scores[s] == best)
         elif completed:

@@ -135,11 +135,6 @@ class HandResult:
                 "made_phase": list(self.made_phase), "scores": list(self.scores),
                 "phases_completed": list(self.phases_completed)}
 
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> HandResult:
-        return cls(int(d["hand_number"]), d["went_out"], tuple(d["points"]), tuple(bool(x) for x in d["made_phase"]),
-                   tuple(d["scores"]), tuple(d["phases_completed"]))
-
 
 @dataclass(frozen=True, slots=True)
 class TurnLost:

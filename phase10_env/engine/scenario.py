@@ -1,11 +1,16 @@
 """Set up a concrete table in a few lines, for tests, puzzles and examples.
 
->>> game = build_game(["R7 B7 G7 Y3 Y3 W R1 R2 R4 R5 B9", "R3 B3 G3 Y3 R11 B11 G11 W W S"],
+>>> game = build_game(["R7 B7 G7 Y3 B3 W R1 R2 R4 R5 B9", "R3 G3 Y3 R11 B11 G11 W W S"],
 ...                   discard="G12", current=0, stage="play")
+>>> [str(meld) for meld in game.laydown_options()[0]]
+['set of 3 x 3', 'set of 3 x 7']
 
 Every card not named goes to the draw pile (shuffled with ``seed``, with ``draw_top`` on top),
 and the result is checked like any loaded state, so an impossible layout (a card used three
-times, a run out of sequence) is a clear ``ValueError``.
+times, a run out of sequence) is a clear ``ValueError``. Only what a deal and the turns before
+would have settled is left free, so that a test names just the cards that matter: a hand may hold
+any number of cards (at least one; a huge hand empties the draw pile), and the discard pile may be
+empty at the draw stage. The state says so (``"built": true``, which ``to_json`` keeps).
 """
 
 from __future__ import annotations
@@ -74,7 +79,7 @@ def build_game(hands: Sequence[str], *, rules: RulesConfig | Mapping[str, Any] |
         "rng": rng.bit_generator.state, "hand_number": hand_number,
         "dealer": (current - 1) % n if dealer is None else dealer, "current": current, "stage": stage,
         "replay": replay, "winners": [], "draw_pile": rest + top, "discard_pile": discard_pile,
-        "players": players, "history": [],
+        "players": players, "history": [], "built": True,
     }
     return load_state(state)
 

@@ -195,8 +195,9 @@ def r19_r20_verdict(*, advance_all: bool, phases_to_win: int, replay: bool, phas
 
     * R19, in a replay hand: the first of the tied players to go out wins; a replay hand in
       which no one goes out is replayed.
-    * R20 ``advance_all``: one hand per phase of the list; once every player has had them all,
-      the lowest total wins, equal totals sharing the win.
+    * R20 ``advance_all``: one hand per phase of the list; after the hand of the last phase (for
+      a game started mid-list, the first player's last), the lowest total wins, equal totals
+      sharing the win.
     * R19: a player who has now completed the last phase finished in this hand; if several
       did, the lowest total wins, and equal lowest totals play replay hands among themselves.
     """
@@ -204,7 +205,7 @@ def r19_r20_verdict(*, advance_all: bool, phases_to_win: int, replay: bool, phas
         tied = tuple(s for s, playing in enumerate(active) if playing)
         return ("won", (went_out,)) if went_out is not None else ("replay", tied)
     if advance_all:
-        if min(phases_done) < phases_to_win:
+        if max(phases_done) < phases_to_win:  # one hand per phase of the list
             return ("go on", ())
         lowest = min(scores)
         return ("won", tuple(s for s, total in enumerate(scores) if total == lowest))
