@@ -310,9 +310,6 @@ def summary_table(summary: dict[str, Any]) -> str:
     lines = [f"run {summary['name']} (rllib, {summary['num_env_runners']} env runners): {summary['env_steps']:,} env steps; "
              f"this session {summary['steps_this_session']:,} in {summary['train_seconds'] / 60:.1f} min "
              f"({summary['env_steps_per_second']:,.0f} env steps/s)",
-             f"{'opponent':12s} {'games':>6s} {'win rate':>9s} {'95% CI':>17s}"]
-    for opponent, result in summary["evaluation"].items():
-        me = result["agents"][0]
-        lines.append(f"{opponent:12s} {me['games']:6d} {me['win_rate']:9.3f} [{me['ci95'][0]:.3f}, {me['ci95'][1]:.3f}]")
+             *rundir.evaluation_lines(summary["evaluation"])]
     lines.append(f"policy: {summary['model']}  (play it as rllib:{summary['model']}; torch alone, no Ray needed)")
     return "\n".join(lines)

@@ -63,6 +63,16 @@ def finished(path: Path, steps: int, total: int, evaluate: bool) -> dict[str, An
     return summary
 
 
+def evaluation_lines(evaluation: dict[str, Any]) -> list[str]:
+    """The final evaluation (``eval.json``'s ``evaluation``) as a table: the trained agent's
+    games, win rate and 95% interval against each opponent."""
+    lines = [f"{'opponent':12s} {'games':>6s} {'win rate':>9s} {'95% CI':>17s}"]
+    for opponent, result in evaluation.items():
+        me = result["agents"][0]
+        lines.append(f"{opponent:12s} {me['games']:6d} {me['win_rate']:9.3f} [{me['ci95'][0]:.3f}, {me['ci95'][1]:.3f}]")
+    return lines
+
+
 def files_written(path: Path) -> list[str]:
     """The run's files that exist, each with what it is."""
     return [f"  {path / name}: {what}" for name, what in RUN_FILES.items() if (path / name.rstrip("/")).exists()]

@@ -313,10 +313,7 @@ def summary_table(summary: dict[str, Any]) -> str:
     lines = [f"run {summary['name']}: {summary['learner_steps']:,} learner steps; this session "
              f"{summary['steps_this_session']:,} steps in {summary['train_seconds'] / 60:.1f} min "
              f"({summary['learner_steps_per_second']:,.0f} steps/s, {100 * summary['env_time_share']:.0f}% in the env)",
-             f"{'opponent':12s} {'games':>6s} {'win rate':>9s} {'95% CI':>17s}"]
-    for opponent, result in summary["evaluation"].items():
-        me = result["agents"][0]
-        lines.append(f"{opponent:12s} {me['games']:6d} {me['win_rate']:9.3f} [{me['ci95'][0]:.3f}, {me['ci95'][1]:.3f}]")
+             *rundir.evaluation_lines(summary["evaluation"])]
     lines.append(f"model: {summary['model']}  (play it as ppo:{summary['model']})")
     return "\n".join(lines)
 
