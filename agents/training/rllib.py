@@ -41,7 +41,6 @@ from tqdm import tqdm
 
 from phase10_env import Phase10Env, raw_env
 
-from ..evaluation.tournament import TournamentResult, run_tournament
 from ..play import connect_ray
 from ..policies.registry import make_agent
 from ..policies.rllib_policy import MaskedActorCritic, masked_logits, save_policy
@@ -189,21 +188,14 @@ class RLlibRun(TrainingRun):
         (self.dir / "state.json").write_text(json.dumps({"env_steps": self.env_steps,
                                                          "curve": [p.__dict__ for p in self.curve]}, indent=1))
 
-    def evaluate(self, algo: Any, games: int, step: int, seed: int, progress: bool = False) -> dict[str, TournamentResult]:
+    def eval_agent(self, algo: Any) -> str:
+        """The agent spec that plays the policy: exported as ``eval_policy.pt`` during training,
+        the final ``policy.pt`` once the algorithm has stopped (``algo`` None)."""
         path = self.export_policy(algo, self.dir / "eval_policy.pt") if algo is not None else self.dir / "policy.pt"
-        e, results = self.cfg.eval, {}
-        for opponent in e.opponents:
-            results[opponent] = run_tournament([f"rllib:{path}", opponent], self.cfg.env.num_players, games, seed,
-                                               self.cfg.env.rules, workers=e.workers or None, progress=progress)
-            stats = results[opponent].entry_stats()[0]
-            self.curve.append(CurvePoint(step, opponent, stats.games, stats.win_rate, stats.ci95))
-        return results
+        return f"rllib:{path}"
 
-    def keep_if_best(self, algo: Any) -> None:
-        target = self.cfg.eval.opponents[-1]
-        points = [p for p in self.curve if p.opponent == target]
-        if points and points[-1].win_rate >= max(p.win_rate for p in points):
-            shutil.copyfile(self.dir / "eval_policy.pt", self.dir / "best_policy.pt")
+    def save_best(self, algo: Any) -> None:
+        shutil.copyfile(self.dir / "eval_policy.pt", self.dir / "best_policy.pt")
 
     def build_algo(self, checkpoint: Path | None = None) -> Any:
         """RLlib's PPO for this run (Ray must be up), restored from ``checkpoint`` if given."""

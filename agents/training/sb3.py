@@ -159,14 +159,22 @@ class TrainingRun:
         torch.save(model.policy.state_dict(), self.checkpoints / f"{name}.pt")
         self.pool_snapshots = (self.pool_snapshots + [name])[-self.cfg.opponents.snapshot_keep:]
 
+    def eval_agent(self, model) -> str:
+        """The agent spec that plays ``model`` in evaluations (saved as ``eval_model.zip``)."""
+        path = self.dir / "eval_model.zip"
+        model.save(path)
+        return f"ppo:{path}"
+
+    def save_best(self, model) -> None:
+        model.save(self.dir / "best_model.zip")
+
     def evaluate(self, model, games: int, step: int, seed: int, progress: bool = False) -> dict[str, TournamentResult]:
         """Win rates of the current model against each evaluation opponent (``progress``: show
         a bar; off for the evaluations made while the training bar is on screen)."""
-        path = self.dir / "eval_model.zip"
-        model.save(path)
+        spec = self.eval_agent(model)
         e, results = self.cfg.eval, {}
         for opponent in e.opponents:
-            results[opponent] = run_tournament([f"ppo:{path}", opponent], self.cfg.env.num_players, games, seed,
+            results[opponent] = run_tournament([spec, opponent], self.cfg.env.num_players, games, seed,
                                                self.cfg.env.rules, workers=e.workers or None, progress=progress)
             stats = results[opponent].entry_stats()[0]
             self.curve.append(CurvePoint(step, opponent, stats.games, stats.win_rate, stats.ci95))
@@ -178,7 +186,7 @@ class TrainingRun:
         target = self.cfg.eval.opponents[-1]
         points = [p for p in self.curve if p.opponent == target]
         if points and points[-1].win_rate >= max(p.win_rate for p in points):
-            model.save(self.dir / "best_model.zip")
+            self.save_best(model)
 
     def plot_curve(self) -> Path:
         import matplotlib
