@@ -35,7 +35,7 @@ is made as soon as one choice remains. Where there is nothing to choose, no such
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from .engine.cards import COLOURS, NUM_NATURALS, NUM_NUMBERS, WILD, card_name
 from .engine.phases import GroupKind, Meld
@@ -49,10 +49,13 @@ HIT_CARDS = NUM_NUMBERS + 2  # numbers 1-12, Wild high, Wild low
 HIT_WILD_HIGH, HIT_WILD_LOW = NUM_NUMBERS, NUM_NUMBERS + 1
 
 
+ActionKind = Literal["draw", "lay", "hit", "discard", "skip", "choose"]
+
+
 class Action(NamedTuple):
     """What an action id means. ``kind`` is one of draw, lay, hit, discard, skip, choose."""
 
-    kind: str
+    kind: ActionKind
     draw_from_discard: bool = False
     meld: Meld | None = None
     seat_offset: int = 0

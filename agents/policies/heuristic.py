@@ -35,9 +35,8 @@ from functools import lru_cache
 
 from phase10_env.actions import DRAW_DECK, DRAW_DISCARD
 from phase10_env.codec import Pending, next_action
-from phase10_env.engine import SKIP, WILD, Discard, Hit, LayDown, Move, SeatView, TableGroup
+from phase10_env.engine import SKIP, WILD, Discard, Hit, LayDown, Move, SeatView, Stage, TableGroup
 from phase10_env.engine.cards import COLOUR_OF, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS, NUMBER_OF, POINTS, counts_of, hand_points
-from phase10_env.engine.game import Stage
 from phase10_env.engine.phases import PHASES, GroupKind, NaturalRule, phase_progress
 from phase10_env.policy import PlayerObservation
 

@@ -17,7 +17,7 @@ from .cards import (
     parse_cards,
 )
 from .config import RulesConfig, load_rules
-from .game import Game, Stage
+from .game import Game
 from .moves import (
     Discard,
     Draw,
@@ -35,7 +35,7 @@ from .moves import (
 from .phases import PHASES, GroupKind, Meld, NaturalRule, Requirement, TableGroup, allocate, laydowns, phase_text
 from .record import GameRecord
 from .scenario import build_game
-from .seats import MAX_PLAYERS, MIN_PLAYERS
+from .seats import MAX_PLAYERS, MIN_PLAYERS, Stage
 from .view import PlayerInfo, SeatView
 
 __all__ = [

@@ -14,12 +14,14 @@ from dataclasses import asdict, dataclass, fields
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .phases import PHASES, NaturalRule
 
-NATURAL_RULES = ("per_phase", "per_group")
-SKIP_RULES = ("not_twice_in_a_row", "pending_only", "once_per_hand")
+NaturalRuleName = Literal["per_phase", "per_group"]
+SkipRuleName = Literal["not_twice_in_a_row", "pending_only", "once_per_hand"]
+NATURAL_RULES: tuple[NaturalRuleName, ...] = get_args(NaturalRuleName)
+SKIP_RULES: tuple[SkipRuleName, ...] = get_args(SkipRuleName)
 PHASE_PRESETS: dict[str, tuple[int, ...]] = {"all": tuple(range(1, 11)), "even": (2, 4, 6, 8, 10)}
 
 def shipped_configs() -> Path:
@@ -49,8 +51,8 @@ class RulesConfig:
     phases: tuple[int, ...] = PHASE_PRESETS["all"]
     phases_to_win: int | None = None
     advance_all: bool = False
-    natural_rule: str = "per_phase"
-    skip_rule: str = "not_twice_in_a_row"
+    natural_rule: NaturalRuleName = "per_phase"
+    skip_rule: SkipRuleName = "not_twice_in_a_row"
 
     def __post_init__(self) -> None:
         phases = self.phases

@@ -10,7 +10,6 @@ list of moves replay a game exactly.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +46,7 @@ from .phases import (
     number_supply,
 )
 from .record import GameRecord
-from .seats import check_num_players, next_active
+from .seats import Stage, check_num_players, next_active
 from .view import SeatView
 
 HAND_SIZE = 10
@@ -63,15 +62,7 @@ DECK: tuple[int, ...] = tuple(k for k, c in enumerate(DECK_COUNTS) for _ in rang
 _DECK_ARRAY = np.array(DECK, dtype=np.int64)
 
 
-class Stage(IntEnum):
-    """What the player to act does next. ``Game.stage`` holds the plain int values."""
-
-    DRAW = 0
-    PLAY = 1
-    GAME_OVER = 2
-
-
-DRAW, PLAY, GAME_OVER = int(Stage.DRAW), int(Stage.PLAY), int(Stage.GAME_OVER)
+DRAW, PLAY, GAME_OVER = Stage.DRAW, Stage.PLAY, Stage.GAME_OVER
 
 
 STAGE_NAMES = ("draw", "play", "game_over")
@@ -147,7 +138,7 @@ class Game:
         self.active = [True] * n
         self.dealer = 0
         self.current = 0
-        self.stage = DRAW
+        self.stage: Stage = DRAW
         self.hand_number = 0
         self.replay = False
         self.winners: tuple[int, ...] = ()

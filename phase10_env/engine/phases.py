@@ -94,7 +94,7 @@ def phase_text(phase: int) -> str:
 class Meld(NamedTuple):
     """A group to lay down: kind, value (set number / run start / colour) and size."""
 
-    kind: int
+    kind: GroupKind
     value: int
     size: int
 

@@ -1,13 +1,22 @@
-"""Seats: how many a game may have (R2) and who plays next (seats out of a tie replay are
-passed over, R19)."""
+"""Seats and turns: how many seats a game may have (R2), who plays next (seats out of a tie
+replay are passed over, R19) and what the player to act does next (:class:`Stage`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import IntEnum
 
 import numpy as np
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+class Stage(IntEnum):
+    """What the player to act does next (``Game.stage``)."""
+
+    DRAW = 0
+    PLAY = 1
+    GAME_OVER = 2
 
 
 def check_num_players(num_players: object) -> int:

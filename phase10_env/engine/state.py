@@ -41,9 +41,10 @@ import numpy as np
 
 from .cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, card_name, hand_points, kinds_of, parse_card
 from .config import RulesConfig
-from .game import DRAW, GAME_OVER, HAND_SIZE, PLAY, STAGE_NAMES, Game, _generator, check_num_players
+from .game import DRAW, GAME_OVER, HAND_SIZE, PLAY, STAGE_NAMES, Game, _generator
 from .moves import HandResult
 from .phases import KIND_NAMES, PHASES, GroupKind, TableGroup
+from .seats import Stage, check_num_players
 
 _T = TypeVar("_T")
 FORMAT, VERSION = "phase10-state", 1
@@ -207,7 +208,7 @@ def load_state(data: Mapping[str, Any]) -> Game:
     game.current = top.int("current", 0, n - 1)
     if data["stage"] not in STAGE_NAMES:
         raise ValueError(f"malformed state: stage must be one of {list(STAGE_NAMES)}, not {data['stage']!r}")
-    game.stage = STAGE_NAMES.index(data["stage"])
+    game.stage = Stage(STAGE_NAMES.index(data["stage"]))
     game.replay = top.bool("replay")
     winners = tuple(_int(w, f"winners[{i}]", 0, n - 1) for i, w in enumerate(top.list("winners")))
     if len(set(winners)) != len(winners):

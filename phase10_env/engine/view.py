@@ -14,7 +14,7 @@ from .cards import SKIP, kinds_of
 from .config import RulesConfig
 from .moves import HandResult, Move
 from .phases import PHASES, Requirement, TableGroup
-from .seats import next_active
+from .seats import Stage, next_active
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class SeatView:
     table: tuple[tuple[TableGroup, ...], ...]
     players: tuple[PlayerInfo, ...]
     current: int
-    stage: int
+    stage: Stage
     dealer: int
     hand_number: int
     replay: bool
@@ -106,7 +106,7 @@ def seat_view(game, seat: int) -> SeatView:
         table=tuple(tuple(g.copy() for g in groups) for groups in game.table),
         players=players,
         current=game.current,
-        stage=int(game.stage),
+        stage=game.stage,
         dealer=game.dealer,
         hand_number=game.hand_number,
         replay=game.replay,
