@@ -265,10 +265,10 @@ class Game:
                         moves.append(Hit(target, g, WILD, True))
                 for number in group.accepted_numbers():
                     if group.kind == GroupKind.COLOUR:
-                        kids: range | tuple[int] = (group.value * NUM_NUMBERS + number - 1,)
+                        cards: range | tuple[int] = (group.value * NUM_NUMBERS + number - 1,)
                     else:
-                        kids = range(number - 1, NUM_NATURALS, NUM_NUMBERS)
-                    moves.extend(Hit(target, g, k) for k in kids if hand[k])
+                        cards = range(number - 1, NUM_NATURALS, NUM_NUMBERS)
+                    moves.extend(Hit(target, g, k) for k in cards if hand[k])
         return moves
 
     def legal_moves(self) -> list[Move]:

@@ -143,38 +143,38 @@ def _take_naturals(avail: bytearray, meld: Meld) -> list[int]:
     kind, value, size = meld
     cards: list[int] = []
     if kind == GroupKind.SET:
-        for kid in range(value - 1, NUM_NATURALS, NUM_NUMBERS):
-            while avail[kid] and len(cards) < size:
-                avail[kid] -= 1
-                cards.append(kid)
+        for card in range(value - 1, NUM_NATURALS, NUM_NUMBERS):
+            while avail[card] and len(cards) < size:
+                avail[card] -= 1
+                cards.append(card)
     elif kind == GroupKind.RUN:
         for number in range(value, value + size):
-            for kid in range(number - 1, NUM_NATURALS, NUM_NUMBERS):
-                if avail[kid]:
-                    avail[kid] -= 1
-                    cards.append(kid)
+            for card in range(number - 1, NUM_NATURALS, NUM_NUMBERS):
+                if avail[card]:
+                    avail[card] -= 1
+                    cards.append(card)
                     break
             else:
                 cards.append(WILD)
         return cards
     else:
         base = value * NUM_NUMBERS
-        for kid in range(base + NUM_NUMBERS - 1, base - 1, -1):
-            while avail[kid] and len(cards) < size:
-                avail[kid] -= 1
-                cards.append(kid)
+        for card in range(base + NUM_NUMBERS - 1, base - 1, -1):
+            while avail[card] and len(cards) < size:
+                avail[card] -= 1
+                cards.append(card)
     cards.extend([WILD] * (size - len(cards)))
     return cards
 
 
-def _fits(meld: Meld, kid: int) -> bool:
-    """Whether natural card ``kid`` could stand in meld ``meld``."""
+def _fits(meld: Meld, card: int) -> bool:
+    """Whether natural card ``card`` could stand in meld ``meld``."""
     kind, value, size = meld
     if kind == GroupKind.SET:
-        return NUMBER_OF[kid] == value
+        return NUMBER_OF[card] == value
     if kind == GroupKind.RUN:
-        return value <= NUMBER_OF[kid] < value + size
-    return COLOUR_OF[kid] == value
+        return value <= NUMBER_OF[card] < value + size
+    return COLOUR_OF[card] == value
 
 
 def _give_natural(groups: list[list[int]], melds: Sequence[Meld], needy: int) -> bool:
@@ -183,17 +183,17 @@ def _give_natural(groups: list[list[int]], melds: Sequence[Meld], needy: int) ->
     for donor, cards in enumerate(groups):
         if donor == needy or sum(1 for k in cards if k != WILD) < 2:
             continue
-        for i, kid in enumerate(cards):
-            if kid == WILD or not _fits(melds[needy], kid):
+        for i, card in enumerate(cards):
+            if card == WILD or not _fits(melds[needy], card):
                 continue
             target = groups[needy]
             if melds[needy].kind == GroupKind.RUN:
-                slot = NUMBER_OF[kid] - melds[needy].value
+                slot = NUMBER_OF[card] - melds[needy].value
                 if target[slot] != WILD:
                     continue
             else:
                 slot = target.index(WILD)
-            target[slot] = kid
+            target[slot] = card
             if melds[donor].kind == GroupKind.RUN:
                 cards[i] = WILD
             else:
@@ -233,9 +233,9 @@ def allocate(hand: Sequence[int], melds: Sequence[Meld], natural_rule: NaturalRu
 # number, a natural card or a Wild. These list and check every such choice.
 
 
-def meld_accepts(meld: Meld, kid: int) -> bool:
-    """Whether card ``kid`` may stand in ``meld`` (a Wild always may, a Skip never)."""
-    return kid == WILD or (0 <= kid < NUM_NATURALS and _fits(meld, kid))
+def meld_accepts(meld: Meld, card: int) -> bool:
+    """Whether card ``card`` may stand in ``meld`` (a Wild always may, a Skip never)."""
+    return card == WILD or (0 <= card < NUM_NATURALS and _fits(meld, card))
 
 
 def arrange(meld: Meld, cards: Sequence[int]) -> list[int]:
@@ -400,10 +400,10 @@ def laydown_card_problem(hand: Sequence[int], melds: Sequence[Meld], cards: Sequ
 def number_supply(hand: Sequence[int]) -> list[int]:
     """``supply[n]``: natural cards of number n (1-12) in a hand; index 0 unused."""
     supply = [0] * (NUM_NUMBERS + 1)
-    for kid in range(NUM_NATURALS):
-        c = hand[kid]
+    for card in range(NUM_NATURALS):
+        c = hand[card]
         if c:
-            supply[kid % NUM_NUMBERS + 1] += c
+            supply[card % NUM_NUMBERS + 1] += c
     return supply
 
 
@@ -612,21 +612,21 @@ class TableGroup:
         self.low = value if kind == GroupKind.RUN else 0
         self.high = value + len(cards) - 1 if kind == GroupKind.RUN else 0
 
-    def accepts(self, kid: int, low_end: bool = False) -> bool:
-        """R14: whether card ``kid`` (natural or Wild) may be added. ``low_end`` picks the end
+    def accepts(self, card: int, low_end: bool = False) -> bool:
+        """R14: whether card ``card`` (natural or Wild) may be added. ``low_end`` picks the end
         of a run a Wild goes to; it must be False otherwise."""
-        if kid == WILD:
+        if card == WILD:
             if self.kind == GroupKind.RUN:
                 return self.low > 1 if low_end else self.high < NUM_NUMBERS
             return not low_end
-        if low_end or not 0 <= kid < NUM_NATURALS:
+        if low_end or not 0 <= card < NUM_NATURALS:
             return False
         if self.kind == GroupKind.SET:
-            return NUMBER_OF[kid] == self.value
+            return NUMBER_OF[card] == self.value
         if self.kind == GroupKind.RUN:
-            n = NUMBER_OF[kid]
+            n = NUMBER_OF[card]
             return n == self.low - 1 or n == self.high + 1
-        return COLOUR_OF[kid] == self.value
+        return COLOUR_OF[card] == self.value
 
     def accepted_numbers(self) -> tuple[int, ...]:
         """The numbers a natural card may have to be added (for colour groups: in its colour)."""
@@ -636,14 +636,14 @@ class TableGroup:
             return tuple(n for n in (self.low - 1, self.high + 1) if 1 <= n <= NUM_NUMBERS)
         return tuple(range(1, NUM_NUMBERS + 1))
 
-    def add(self, kid: int, low_end: bool = False) -> None:
+    def add(self, card: int, low_end: bool = False) -> None:
         """Add a card already checked with :meth:`accepts`."""
-        if self.kind == GroupKind.RUN and (low_end or (kid != WILD and NUMBER_OF[kid] == self.low - 1)):
-            self.cards.insert(0, kid)
+        if self.kind == GroupKind.RUN and (low_end or (card != WILD and NUMBER_OF[card] == self.low - 1)):
+            self.cards.insert(0, card)
             self.low -= 1
             self.value = self.low
         else:
-            self.cards.append(kid)
+            self.cards.append(card)
             if self.kind == GroupKind.RUN:
                 self.high += 1
 
