@@ -33,9 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from phase10_env.actions import DRAW_DECK, DRAW_DISCARD
 from phase10_env.codec import Pending, next_action
-from phase10_env.engine import SKIP, WILD, Discard, Hit, LayDown, Move, SeatView, Stage, TableGroup
+from phase10_env.engine import SKIP, WILD, Discard, Draw, Hit, LayDown, Move, SeatView, Stage, TableGroup
 from phase10_env.engine.cards import COLOUR_OF, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS, NUMBER_OF, POINTS, counts_of, hand_points
 from phase10_env.engine.phases import PHASES, GroupKind, NaturalRule, phase_progress
 from phase10_env.policy import PlayerObservation
@@ -82,10 +81,7 @@ class HeuristicAgent:
 
     def act(self, obs: PlayerObservation) -> int:
         view = obs.seat_view()
-        if view.stage == Stage.DRAW:
-            action = DRAW_DISCARD if obs.action_mask[DRAW_DISCARD] and self._wants_discard(view) else DRAW_DECK
-        else:
-            action = self._play(view, obs.pending)
+        action = next_action(self.choose_move(view, obs.pending), obs.pending, view.seat, view.num_players)
         if not obs.action_mask[action]:
             raise RuntimeError(f"the heuristic chose action {action}, which is not legal here: a bug in the heuristic")
         return action
@@ -114,8 +110,11 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------------ playing
 
-    def _play(self, view: SeatView, pending: Pending | None) -> int:
-        """The next action of the move it likes best (a lay-down or a hit may take several)."""
+    def choose_move(self, view: SeatView, pending: Pending | None = None) -> Move:
+        """The move it likes best, a draw included (``pending``: the lay-down or hit whose
+        actions are under way, which the move must complete)."""
+        if view.stage == Stage.DRAW:
+            return Draw(view.can_take_discard and self._wants_discard(view))
         moves = view.legal_moves
         laydowns = [m for m in moves if isinstance(m, LayDown)]
         hits = [m for m in moves if isinstance(m, Hit)]
@@ -133,14 +132,13 @@ class HeuristicAgent:
             else:
                 move = min(hits, key=lambda m: (m.card == WILD, -POINTS[m.card]))
         else:
-            move = self._discard(view, [m for m in moves if isinstance(m, Discard)])
-        return next_action(move, pending, view.seat, view.num_players)
+            move = self.ranked_discards(view, [m for m in moves if isinstance(m, Discard)])[0]
+        return move
 
-    def _discard(self, view: SeatView, discards: list[Discard]) -> Discard:
-        """A Skip if it has one; else the cheapest card by the ranking in the module docstring."""
-        skips = [m for m in discards if m.card == SKIP]
-        if skips:
-            return min(skips, key=lambda m: self._skip_priority(view, m.target))
+    def ranked_discards(self, view: SeatView, discards: list[Discard]) -> list[Discard]:
+        """``discards``, one per card, best first: Skips (by target) before every other card,
+        the others cheapest first by the ranking in the module docstring."""
+        skips = sorted((m for m in discards if m.card == SKIP), key=lambda m: self._skip_priority(view, m.target))
         nxt = _NextPlayer(view)
         feeds = self._feeding(view, nxt) if self.config.avoid_feeding else (lambda card: 0)
         safe = self._thrown_away(view, nxt) if self.config.read_pile else (lambda card: 0)
@@ -154,8 +152,8 @@ class HeuristicAgent:
                 head = (*phase, card == WILD, feeds(card))
             return (*head, -safe(card), -POINTS[card], card)
 
-        candidates = {m.card: m for m in discards}
-        return candidates[min(candidates, key=cost)]
+        cards = {m.card: m for m in discards if m.card != SKIP}
+        return skips + [cards[card] for card in sorted(cards, key=cost)]
 
     def _phase_cost(self, view: SeatView) -> Callable[[int], tuple[int, int]]:
         """(missing, -ways) of the phase once a card is gone (see :meth:`_standing`)."""

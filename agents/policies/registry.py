@@ -5,6 +5,7 @@
   (sampling from the policy);
 * ``rllib:PATH`` (a policy trained with Ray RLlib, exported as ``runs/NAME/policy.pt``; played
   with torch alone, deterministic);
+* ``mcts`` (the search agent; options: ``mcts:sims=32,width=4``);
 * ``human`` (plays at the terminal).
 """
 
@@ -17,7 +18,7 @@ from phase10_env.policy import Policy
 from .heuristic import HeuristicAgent, HeuristicConfig
 from .random_agent import RandomAgent
 
-AGENT_KINDS = ("random", "heuristic", "ppo", "ppo-sample", "rllib", "human")
+AGENT_KINDS = ("random", "heuristic", "mcts", "ppo", "ppo-sample", "rllib", "human")
 
 
 def _parse_options(text: str) -> dict[str, object]:
@@ -38,6 +39,12 @@ def make_agent(spec: str, seed: int | None = None) -> Policy:
         return RandomAgent(seed)
     if kind == "heuristic":
         agent = HeuristicAgent(**_parse_options(arg))
+        agent.name = spec
+        return agent
+    if kind == "mcts":
+        from .mcts import SearchAgent, parse_search_options
+
+        agent = SearchAgent(parse_search_options(arg), seed)
         agent.name = spec
         return agent
     if kind in ("ppo", "ppo-sample"):

@@ -1,0 +1,138 @@
+"""A search agent: determinized Monte-Carlo evaluation of the draw and the discard.
+
+At each draw (take the discard or draw from the deck) and each discard, the agent samples
+``sims`` games consistent with its seat's view (:meth:`Game.from_view`: the cards it cannot see
+dealt at random), plays every candidate move in each of them, and lets the heuristic play all
+seats to the end of the hand. A candidate's score is its mean hand result for the agent (phase
+made, the best opponent's phase made, the points both add); the best mean wins. Every candidate
+is tried in the same sampled games (common random numbers), so their differences are measured
+more sharply than their values. Discards are ranked by the heuristic and only the ``width`` best
+are searched; lay-downs and hits are the heuristic's (it lays down and hits all it can).
+
+This is perfect-information Monte Carlo over information-set samples (Long et al., 2010): the
+sampled opponents know the sampled cards, which is the known weakness of the method, but the
+rollout policy is also the heuristic itself, so against it the sampled games are the real
+opponent's play in a world the agent cannot rule out.
+
+Spec: ``mcts`` or ``mcts:sims=16,width=4`` (see :class:`SearchConfig`). Deterministic for a
+seed: the budget is a number of sampled games, not a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from phase10_env.codec import next_action
+from phase10_env.engine import Discard, Draw, Game, Move, SeatView, Stage
+from phase10_env.policy import PlayerObservation
+
+from .heuristic import HeuristicAgent
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """The search's knobs.
+
+    * ``sims``: games sampled per decision (each candidate is played in all of them);
+    * ``width``: discards searched, the heuristic's best first;
+    * ``points_weight``: what 100 points added to one's score weigh against one phase made;
+    * ``confidence``: how many standard errors a move's mean gain over the heuristic's choice
+      must exceed before the agent plays it instead (sampled games are few and noisy).
+    """
+
+    sims: int = 16
+    width: int = 4
+    points_weight: float = 0.25
+    confidence: float = 2.0
+
+    def __post_init__(self) -> None:
+        if self.sims < 1:
+            raise ValueError(f"sims must be at least 1, not {self.sims}")
+        if self.width < 1:
+            raise ValueError(f"width must be at least 1, not {self.width}")
+        if self.points_weight < 0:
+            raise ValueError(f"points_weight must not be negative, not {self.points_weight}")
+
+
+def parse_search_options(text: str) -> SearchConfig:
+    """The config a spec's ``key=value,...`` part gives (``sims=32,width=3``)."""
+    kinds = {f.name: f.type for f in fields(SearchConfig)}
+    options: dict[str, object] = {}
+    for item in filter(None, text.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or key not in kinds:
+            raise ValueError(f"bad mcts option {item!r}; options are {sorted(kinds)} as key=value")
+        try:
+            options[key] = float(value) if kinds[key] in (float, "float") else int(value)
+        except ValueError:
+            raise ValueError(f"mcts option {key} takes a number, not {value!r}") from None
+    return SearchConfig(**options)  # type: ignore[arg-type]
+
+
+class SearchAgent:
+    """Plays from its seat's view only; searches draws and discards (module docstring)."""
+
+    name = "mcts"
+
+    def __init__(self, config: SearchConfig | None = None, seed: int | None = None) -> None:
+        self.config = config or SearchConfig()
+        self.heuristic = HeuristicAgent()
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, obs: PlayerObservation) -> int:
+        view = obs.seat_view()
+        if obs.pending is not None:  # a lay-down or hit under way: the heuristic's, to its end
+            move = self.heuristic.choose_move(view, obs.pending)
+        else:
+            move = self.choose_move(view)
+        action = next_action(move, obs.pending, view.seat, view.num_players)
+        if not obs.action_mask[action]:
+            raise RuntimeError(f"mcts chose action {action}, which is not legal here: a bug in the search")
+        return action
+
+    def choose_move(self, view: SeatView) -> Move:
+        candidates = self.candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        values = np.empty((self.config.sims, len(candidates)))
+        for w in range(self.config.sims):
+            world = Game.from_view(view, self.rng)
+            for i, move in enumerate(candidates):
+                values[w, i] = self.play_out(world.copy(), move, view.seat)
+        gains = values[:, 1:] - values[:, :1]  # against the heuristic's choice, world by world
+        mean = gains.mean(axis=0)
+        best = int(np.argmax(mean))
+        error = gains[:, best].std(ddof=1) / np.sqrt(len(gains)) if len(gains) > 1 else np.inf
+        return candidates[best + 1] if mean[best] > self.config.confidence * error else candidates[0]
+
+    def candidates(self, view: SeatView) -> list[Move]:
+        """The moves worth searching, the heuristic's choice first."""
+        if view.stage == Stage.DRAW:
+            moves = [m for m in view.legal_moves if isinstance(m, Draw)]
+            return sorted(moves, key=lambda m: m != self.heuristic.choose_move(view))
+        move = self.heuristic.choose_move(view)
+        if not isinstance(move, Discard):
+            return [move]
+        discards = [m for m in view.legal_moves if isinstance(m, Discard)]
+        return self.heuristic.ranked_discards(view, discards)[:self.config.width]
+
+    def play_out(self, game: Game, move: Move, seat: int) -> float:
+        """Play ``move`` in ``game`` (which changes), then let the heuristic play every seat to
+        the end of the hand; the hand's worth to ``seat``."""
+        hand, phases, scores = game.hand_number, game.phase_index[:], game.scores[:]
+        game.unsafe_apply(move)
+        choose = self.heuristic.choose_move
+        while game.hand_number == hand and not game.is_over:
+            game.unsafe_apply(choose(game.view(game.current)))
+        if game.is_over:
+            return 2.0 if seat in game.winners else -2.0
+        made = [game.phase_index[s] - phases[s] for s in range(game.num_players)]
+        added = [game.scores[s] - scores[s] for s in range(game.num_players)]
+        others = [s for s in range(game.num_players) if s != seat and game.active[s]]
+        best = max(others, key=lambda s: (made[s], -added[s]))
+        return made[seat] - made[best] + self.config.points_weight * (added[best] - added[seat]) / 100
