@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -39,14 +40,21 @@ def play(env: Any, choose: Callable[[str], int], limit: int | None = None,
 
 
 def policy_chooser(env: Any, policies: dict[str, Policy],
-                   watch: Callable[[str, PlayerObservation, int], None] | None = None) -> Callable[[str], int]:
+                   watch: Callable[[str, PlayerObservation, int], None] | None = None,
+                   clock: dict[str, float] | None = None) -> Callable[[str], int]:
     """``choose`` for :func:`play`: each agent's policy acts on what its seat may know
-    (``env.player_observation``); ``watch(agent, observation, action)`` sees every choice."""
+    (``env.player_observation``); ``watch(agent, observation, action)`` sees every choice;
+    ``clock[agent]`` adds up the seconds its policy spends choosing."""
 
     def choose(agent: str) -> int:
         policy = policies[agent]
         seen = env.player_observation(agent, with_view=needs_view(policy))
-        action = policy.act(seen)
+        if clock is None:
+            action = policy.act(seen)
+        else:
+            start = time.perf_counter()
+            action = policy.act(seen)
+            clock[agent] += time.perf_counter() - start
         if watch is not None:
             watch(agent, seen, action)
         return action

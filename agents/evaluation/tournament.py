@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from phase10_env import raw_env
+from phase10_env.actions import DRAW_DECK, DRAW_DISCARD
 from phase10_env.engine.config import RulesConfig, load_rules
 
 from ..play import parallel_map, play, policy_chooser
@@ -53,6 +54,8 @@ class GameOutcome:
     hands: int
     steps: int
     truncated: bool
+    thinking: tuple[float, ...] = ()  # seconds each entry spent choosing
+    turns: tuple[int, ...] = ()  # turns each entry played (its draws)
 
 
 @dataclass(frozen=True)
@@ -80,14 +83,22 @@ def play_game(setup: MatchSetup, index: int) -> GameOutcome:
     env = raw_env(num_players=n, rules=setup.rules, max_steps=setup.max_steps)
     env.reset(seed=game_seed(setup.seed, index), options={"first_dealer": dealer})
     by_agent = {agent: policies[by_seat[seat]] for seat, agent in enumerate(env.possible_agents)}
-    steps = play(env, policy_chooser(env, by_agent))
+    clock = dict.fromkeys(env.possible_agents, 0.0)
+    turns = dict.fromkeys(env.possible_agents, 0)
+
+    def count_turns(agent: str, seen: object, action: int) -> None:
+        turns[agent] += action in (DRAW_DECK, DRAW_DISCARD)
+
+    steps = play(env, policy_chooser(env, by_agent, watch=count_turns, clock=clock))
     game = env.game
+    agent_of = [env.possible_agents[seats[i]] for i in range(n)]
     return GameOutcome(
         index=index, seats=seats, first_dealer=dealer,
         winners=tuple(sorted(by_seat[w] for w in game.winners)),
         scores=tuple(game.scores[seats[i]] for i in range(n)),
         phases=tuple(game.phase_index[seats[i]] for i in range(n)),
         hands=game.hand_number, steps=steps, truncated=not game.is_over,
+        thinking=tuple(clock[a] for a in agent_of), turns=tuple(turns[a] for a in agent_of),
     )
 
 
@@ -142,6 +153,12 @@ class TournamentResult:
     def games_per_second(self) -> float:
         return len(self.outcomes) / self.seconds if self.seconds else 0.0
 
+    def ms_per_turn(self) -> list[float]:
+        """Each entry's mean time choosing per turn it played, in milliseconds (wall time, so
+        it depends on the machine and its load; the other results do not)."""
+        return [1e3 * sum(o.thinking[i] for o in self.outcomes) / max(1, sum(o.turns[i] for o in self.outcomes))
+                for i in range(self.setup.num_players)]
+
     @property
     def mean_hands(self) -> float:
         return float(np.mean([o.hands for o in self.outcomes])) if self.outcomes else 0.0
@@ -183,7 +200,8 @@ class TournamentResult:
             "agents": [{**asdict(s), "ci95": list(s.ci95)} for s in self.entry_stats()],
             "bias_tests": tests,
             "bias_flags": self.bias_report(tests),
-            "timing": {"seconds": self.seconds, "workers": self.workers, "games_per_second": self.games_per_second},
+            "timing": {"seconds": self.seconds, "workers": self.workers, "games_per_second": self.games_per_second,
+                       "ms_per_turn": dict(zip(self.names, self.ms_per_turn()))},
         }
 
     def save_json(self, path: str | Path) -> None:
@@ -196,10 +214,11 @@ class TournamentResult:
         lines = [f"{len(self.outcomes)} games, {self.setup.num_players} players, mean {self.mean_hands:.1f} hands per game; "
                  f"{self.seconds:.1f} s ({self.games_per_second:.1f} games/s, "
                  f"{self.workers} process{'' if self.workers == 1 else 'es'})",
-                 f"{'agent':{width}s} {'games':>6s} {'wins':>6s} {'win rate':>9s} {'95% CI':>17s} {'score':>8s} {'phases':>7s}"]
-        for s in stats:
+                 f"{'agent':{width}s} {'games':>6s} {'wins':>6s} {'win rate':>9s} {'95% CI':>17s} {'score':>8s} {'phases':>7s} "
+                 f"{'ms/turn':>8s}"]
+        for s, ms in zip(stats, self.ms_per_turn()):
             lines.append(f"{s.name:{width}s} {s.games:6d} {s.wins:6d} {s.win_rate:9.3f} "
-                         f"[{s.ci95[0]:.3f}, {s.ci95[1]:.3f}] {s.mean_score:8.1f} {s.mean_phases:7.2f}")
+                         f"[{s.ci95[0]:.3f}, {s.ci95[1]:.3f}] {s.mean_score:8.1f} {s.mean_phases:7.2f} {ms:8.2f}")
         tests = self.bias_tests()
         flags = self.bias_report(tests)
         lowest = min(t["p_value"] for t in tests)

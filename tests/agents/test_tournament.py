@@ -27,6 +27,7 @@ def test_seats_are_filled_in_order_and_checked() -> None:
 def test_every_entry_plays_every_seat_under_every_dealer() -> None:
     result = run_tournament(["random", "random", "random"], 3, games=9, seed=1, workers=1, progress=False,
                             rules={"phases_to_win": 1})
+    assert all(sum(o.turns) >= o.hands for o in result.outcomes), "every hand has at least one turn"
     combos = {(o.seats[0], o.first_dealer) for o in result.outcomes}
     assert combos == {(s, d) for s in range(3) for d in range(3)}
     assert all(o.winners for o in result.outcomes) and not any(o.truncated for o in result.outcomes)
@@ -51,6 +52,8 @@ def test_eval_command_writes_json_with_the_documented_fields_and_a_plot(tmp_path
         assert {"name", "games", "wins", "win_rate", "ci95", "mean_score", "mean_phases"} <= set(a)
         assert a["games"] == 8 and a["ci95"][0] <= a["win_rate"] <= a["ci95"][1]
     assert data["agents"][0]["wins"] + data["agents"][1]["wins"] == 8
+    assert set(data["timing"]["ms_per_turn"]) == {"heuristic", "random"}
+    assert all(ms > 0 for ms in data["timing"]["ms_per_turn"].values())
     assert png.stat().st_size > 1000
     assert "win rate" in capsys.readouterr().out
 
