@@ -44,7 +44,8 @@ def policy_chooser(env: Any, policies: dict[str, Policy],
                    clock: dict[str, float] | None = None) -> Callable[[str], int]:
     """``choose`` for :func:`play`: each agent's policy acts on what its seat may know
     (``env.player_observation``); ``watch(agent, observation, action)`` sees every choice;
-    ``clock[agent]`` adds up the seconds its policy spends choosing."""
+    ``clock[agent]`` adds up the CPU seconds its policy spends choosing (CPU time, not wall
+    time: it does not grow with the machine's load)."""
 
     def choose(agent: str) -> int:
         policy = policies[agent]
@@ -52,9 +53,9 @@ def policy_chooser(env: Any, policies: dict[str, Policy],
         if clock is None:
             action = policy.act(seen)
         else:
-            start = time.perf_counter()
+            start = time.process_time()
             action = policy.act(seen)
-            clock[agent] += time.perf_counter() - start
+            clock[agent] += time.process_time() - start
         if watch is not None:
             watch(agent, seen, action)
         return action

@@ -224,7 +224,7 @@ class ObservationEncoder:
     def refresh_seat(self, s: int) -> None:
         g = self.game
         row = [0.0] * SEAT_VALUES
-        completed = g.phase_index[s]
+        completed = g.phases_completed[s]
         row[0] = 1.0
         row[1] = float(g.active[s])
         row[2 + g.phase_of(s) - 1] = 1.0

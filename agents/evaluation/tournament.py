@@ -54,7 +54,7 @@ class GameOutcome:
     hands: int
     steps: int
     truncated: bool
-    thinking: tuple[float, ...] = ()  # seconds each entry spent choosing
+    thinking: tuple[float, ...] = ()  # CPU seconds each entry spent choosing
     turns: tuple[int, ...] = ()  # turns each entry played (its draws)
 
 
@@ -96,7 +96,7 @@ def play_game(setup: MatchSetup, index: int) -> GameOutcome:
         index=index, seats=seats, first_dealer=dealer,
         winners=tuple(sorted(by_seat[w] for w in game.winners)),
         scores=tuple(game.scores[seats[i]] for i in range(n)),
-        phases=tuple(game.phase_index[seats[i]] for i in range(n)),
+        phases=tuple(game.phases_completed[seats[i]] for i in range(n)),
         hands=game.hand_number, steps=steps, truncated=not game.is_over,
         thinking=tuple(clock[a] for a in agent_of), turns=tuple(turns[a] for a in agent_of),
     )
@@ -154,8 +154,8 @@ class TournamentResult:
         return len(self.outcomes) / self.seconds if self.seconds else 0.0
 
     def ms_per_turn(self) -> list[float]:
-        """Each entry's mean time choosing per turn it played, in milliseconds (wall time, so
-        it depends on the machine and its load; the other results do not)."""
+        """Each entry's mean CPU time choosing per turn it played, in milliseconds (it depends
+        on the machine; the other results do not)."""
         return [1e3 * sum(o.thinking[i] for o in self.outcomes) / max(1, sum(o.turns[i] for o in self.outcomes))
                 for i in range(self.setup.num_players)]
 

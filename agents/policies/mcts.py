@@ -35,21 +35,31 @@ from .heuristic import HeuristicAgent
 class SearchConfig:
     """The search's knobs.
 
-    * ``sims``: games sampled per decision (each candidate is played in all of them);
+    * ``sims``: at most this many games sampled per decision (each candidate still in the race
+      is played in all of them);
+    * ``min_sims``: games sampled before a candidate may leave the race: one that has scored
+      exactly what the heuristic's choice scored in every game so far, or whose gain over it is below
+      zero by ``confidence`` standard errors, leaves; the search stops when none is left;
     * ``width``: discards searched, the heuristic's best first;
     * ``points_weight``: what 100 points added to one's score weigh against one phase made;
     * ``confidence``: how many standard errors a move's mean gain over the heuristic's choice
-      must exceed before the agent plays it instead (sampled games are few and noisy).
+      must exceed before the agent plays it instead (sampled games are few and noisy);
+    * ``after_down``: search also once its phase is down (the heuristic then only sheds
+      cards, and searching rarely changes its choice).
     """
 
-    sims: int = 16
-    width: int = 4
+    sims: int = 8
+    min_sims: int = 4
+    width: int = 3
     points_weight: float = 0.25
     confidence: float = 2.0
+    after_down: bool = False
 
     def __post_init__(self) -> None:
         if self.sims < 1:
             raise ValueError(f"sims must be at least 1, not {self.sims}")
+        if self.min_sims < 2:
+            raise ValueError(f"min_sims must be at least 2 (a standard error needs two samples), not {self.min_sims}")
         if self.width < 1:
             raise ValueError(f"width must be at least 1, not {self.width}")
         if self.points_weight < 0:
@@ -64,8 +74,14 @@ def parse_search_options(text: str) -> SearchConfig:
         key, sep, value = item.partition("=")
         if not sep or key not in kinds:
             raise ValueError(f"bad mcts option {item!r}; options are {sorted(kinds)} as key=value")
+        kind = kinds[key]
+        if kind in (bool, "bool"):
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"mcts option {key} takes true or false, not {value!r}")
+            options[key] = value.lower() == "true"
+            continue
         try:
-            options[key] = float(value) if kinds[key] in (float, "float") else int(value)
+            options[key] = float(value) if kind in (float, "float") else int(value)
         except ValueError:
             raise ValueError(f"mcts option {key} takes a number, not {value!r}") from None
     return SearchConfig(**options)  # type: ignore[arg-type]
@@ -99,19 +115,25 @@ class SearchAgent:
         candidates = self.candidates(view)
         if len(candidates) == 1:
             return candidates[0]
-        values = np.empty((self.config.sims, len(candidates)))
-        for w in range(self.config.sims):
+        cfg, seat = self.config, view.seat
+        gains: list[list[float]] = [[] for _ in candidates]  # over the heuristic's choice, world by world
+        live = list(range(1, len(candidates)))
+        for w in range(1, cfg.sims + 1):
             world = Game.from_view(view, self.rng)
-            for i, move in enumerate(candidates):
-                values[w, i] = self.play_out(world.copy(), move, view.seat)
-        gains = values[:, 1:] - values[:, :1]  # against the heuristic's choice, world by world
-        mean = gains.mean(axis=0)
-        best = int(np.argmax(mean))
-        error = gains[:, best].std(ddof=1) / np.sqrt(len(gains)) if len(gains) > 1 else np.inf
-        return candidates[best + 1] if mean[best] > self.config.confidence * error else candidates[0]
+            base = self.play_out(world.copy(), candidates[0], seat)
+            for i in live:
+                gains[i].append(self.play_out(world.copy(), candidates[i], seat) - base)
+            if w >= cfg.min_sims:
+                live = [i for i in live if any(gains[i]) and _upper(gains[i], cfg.confidence) > 0]
+                if not live:
+                    break
+        best = max(range(1, len(candidates)), key=lambda i: (_lower(gains[i], cfg.confidence), -i))
+        return candidates[best] if _lower(gains[best], cfg.confidence) > 0 else candidates[0]
 
     def candidates(self, view: SeatView) -> list[Move]:
         """The moves worth searching, the heuristic's choice first."""
+        if view.me.laid and not self.config.after_down:
+            return [self.heuristic.choose_move(view)]
         if view.stage == Stage.DRAW:
             moves = [m for m in view.legal_moves if isinstance(m, Draw)]
             return sorted(moves, key=lambda m: m != self.heuristic.choose_move(view))
@@ -124,15 +146,30 @@ class SearchAgent:
     def play_out(self, game: Game, move: Move, seat: int) -> float:
         """Play ``move`` in ``game`` (which changes), then let the heuristic play every seat to
         the end of the hand; the hand's worth to ``seat``."""
-        hand, phases, scores = game.hand_number, game.phase_index[:], game.scores[:]
+        hand, phases, scores = game.hand_number, game.phases_completed[:], game.scores[:]
         game.unsafe_apply(move)
         choose = self.heuristic.choose_move
         while game.hand_number == hand and not game.is_over:
             game.unsafe_apply(choose(game.view(game.current)))
         if game.is_over:
             return 2.0 if seat in game.winners else -2.0
-        made = [game.phase_index[s] - phases[s] for s in range(game.num_players)]
+        made = [game.phases_completed[s] - phases[s] for s in range(game.num_players)]
         added = [game.scores[s] - scores[s] for s in range(game.num_players)]
         others = [s for s in range(game.num_players) if s != seat and game.active[s]]
         best = max(others, key=lambda s: (made[s], -added[s]))
         return made[seat] - made[best] + self.config.points_weight * (added[best] - added[seat]) / 100
+
+
+def _bound(gains: list[float], confidence: float) -> tuple[float, float]:
+    if len(gains) < 2:
+        return -np.inf, np.inf
+    mean, error = float(np.mean(gains)), float(np.std(gains, ddof=1)) / np.sqrt(len(gains))
+    return mean - confidence * error, mean + confidence * error
+
+
+def _lower(gains: list[float], confidence: float) -> float:
+    return _bound(gains, confidence)[0]
+
+
+def _upper(gains: list[float], confidence: float) -> float:
+    return _bound(gains, confidence)[1]

@@ -2,6 +2,10 @@
 
 Start with :class:`Game` (a game you drive with :class:`Move` objects), :class:`RulesConfig`
 (the rule options) and :func:`build_game` (a concrete position for tests and examples).
+
+Inside, imports run one way: cards, seats, phases, config and moves; then the state as data and
+its JSON form (:mod:`.state`: :class:`GameState`, :func:`load_state`); the seat view; ``Game``
+and its record (:mod:`.game`); then :mod:`.record` and :mod:`.scenario`.
 """
 
 from .cards import (
@@ -17,7 +21,7 @@ from .cards import (
     parse_cards,
 )
 from .config import RulesConfig, load_rules
-from .game import Game
+from .game import Game, GameRecord
 from .moves import (
     Discard,
     Draw,
@@ -33,9 +37,9 @@ from .moves import (
     TurnLost,
 )
 from .phases import PHASES, GroupKind, Meld, NaturalRule, Requirement, TableGroup, allocate, laydowns, phase_text
-from .record import GameRecord
 from .scenario import build_game
 from .seats import MAX_PLAYERS, MIN_PLAYERS, Stage
+from .state import GameState, load_state
 from .view import PlayerInfo, SeatView
 
 __all__ = [
@@ -43,5 +47,5 @@ __all__ = [
     "parse_cards", "RulesConfig", "load_rules", "MAX_PLAYERS", "MIN_PLAYERS", "Game", "Stage", "Discard", "Draw",
     "Event", "GameEnded", "HandEnded", "HandResult", "Hit", "IllegalMoveError", "LayDown", "Move", "TieReplay",
     "TurnLost", "PHASES", "GroupKind", "Meld", "NaturalRule", "Requirement", "TableGroup", "allocate", "laydowns",
-    "phase_text", "GameRecord", "build_game", "PlayerInfo", "SeatView",
+    "phase_text", "GameRecord", "GameState", "load_state", "build_game", "PlayerInfo", "SeatView",
 ]

@@ -9,7 +9,7 @@ a bad value raises ``ValueError`` naming it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields
 from functools import cached_property
 from importlib import resources
@@ -36,7 +36,7 @@ def shipped_configs() -> Path:
 RULES_DIR = shipped_configs() / "rules"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class RulesConfig:
     """Rule options. Defaults are the standard game.
 
@@ -48,39 +48,45 @@ class RulesConfig:
     * ``skip_rule``: ``"not_twice_in_a_row"``, ``"pending_only"`` or ``"once_per_hand"`` (R15).
     """
 
-    phases: tuple[int, ...] = PHASE_PRESETS["all"]
-    phases_to_win: int | None = None
-    advance_all: bool = False
-    natural_rule: NaturalRuleName = "per_phase"
-    skip_rule: SkipRuleName = "not_twice_in_a_row"
+    phases: tuple[int, ...]
+    phases_to_win: int
+    advance_all: bool
+    natural_rule: NaturalRuleName
+    skip_rule: SkipRuleName
 
-    def __post_init__(self) -> None:
-        phases = self.phases
-        if isinstance(phases, str):
-            if phases not in PHASE_PRESETS:
-                raise ValueError(f"rules option 'phases': unknown preset {phases!r}; use one of {sorted(PHASE_PRESETS)} "
+    def __init__(self, phases: Iterable[int] | str = PHASE_PRESETS["all"], phases_to_win: int | None = None,
+                 advance_all: bool = False, natural_rule: NaturalRuleName = "per_phase",
+                 skip_rule: SkipRuleName = "not_twice_in_a_row") -> None:
+        """Checks every option; ``phases_to_win=None`` means all of ``phases``, so the attribute
+        is always a number."""
+        chosen = phases
+        if isinstance(chosen, str):
+            if chosen not in PHASE_PRESETS:
+                raise ValueError(f"rules option 'phases': unknown preset {chosen!r}; use one of {sorted(PHASE_PRESETS)} "
                                  "or a list of phase numbers")
-            phases = PHASE_PRESETS[phases]
+            chosen = PHASE_PRESETS[chosen]
         try:
-            phases = tuple(phases)
+            numbers = tuple(chosen)
         except TypeError:
-            raise ValueError(f"rules option 'phases' must be a list of phase numbers, not {self.phases!r}") from None
-        if not phases or any(isinstance(p, bool) or not isinstance(p, int) or p not in PHASES for p in phases):
-            raise ValueError(f"rules option 'phases' must be a non-empty list of numbers 1-10, not {self.phases!r}")
-        object.__setattr__(self, "phases", phases)
-        ptw = self.phases_to_win
-        if ptw is None:
-            ptw = len(phases)
-        if isinstance(ptw, bool) or not isinstance(ptw, int) or not 1 <= ptw <= len(phases):
-            raise ValueError(f"rules option 'phases_to_win' must be an integer from 1 to {len(phases)} (the number of "
-                             f"phases), not {self.phases_to_win!r}")
+            raise ValueError(f"rules option 'phases' must be a list of phase numbers, not {phases!r}") from None
+        if not numbers or any(isinstance(p, bool) or not isinstance(p, int) or p not in PHASES for p in numbers):
+            raise ValueError(f"rules option 'phases' must be a non-empty list of numbers 1-10, not {phases!r}")
+        ptw = len(numbers) if phases_to_win is None else phases_to_win
+        if isinstance(ptw, bool) or not isinstance(ptw, int) or not 1 <= ptw <= len(numbers):
+            raise ValueError(f"rules option 'phases_to_win' must be an integer from 1 to {len(numbers)} (the number of "
+                             f"phases), not {phases_to_win!r}")
+        if not isinstance(advance_all, bool):
+            raise ValueError(f"rules option 'advance_all' must be true or false, not {advance_all!r}")
+        if natural_rule not in NATURAL_RULES:
+            raise ValueError(f"rules option 'natural_rule' must be one of {list(NATURAL_RULES)}, not {natural_rule!r}")
+        if skip_rule not in SKIP_RULES:
+            raise ValueError(f"rules option 'skip_rule' must be one of {list(SKIP_RULES)}, not {skip_rule!r}")
+        # Frozen: set the checked values past the dataclass's __setattr__.
+        object.__setattr__(self, "phases", numbers)
         object.__setattr__(self, "phases_to_win", ptw)
-        if not isinstance(self.advance_all, bool):
-            raise ValueError(f"rules option 'advance_all' must be true or false, not {self.advance_all!r}")
-        if self.natural_rule not in NATURAL_RULES:
-            raise ValueError(f"rules option 'natural_rule' must be one of {list(NATURAL_RULES)}, not {self.natural_rule!r}")
-        if self.skip_rule not in SKIP_RULES:
-            raise ValueError(f"rules option 'skip_rule' must be one of {list(SKIP_RULES)}, not {self.skip_rule!r}")
+        object.__setattr__(self, "advance_all", advance_all)
+        object.__setattr__(self, "natural_rule", natural_rule)
+        object.__setattr__(self, "skip_rule", skip_rule)
 
     @cached_property
     def natural(self) -> NaturalRule:

@@ -1,15 +1,21 @@
 """The rules of a whole Phase 10 game: deal, turns, skips, hands, scoring and the end.
 
-``Game`` holds the state as small mutable per-kind count arrays (``bytearray``) and lists, and
-changes it only through :meth:`Game.apply`, which first checks the move and raises
+``Game`` is a :class:`~.state.GameState` (the position, as data) with the rules of play on top.
+It changes the state only through :meth:`Game.apply`, which first checks the move and raises
 :class:`IllegalMoveError` (leaving the state untouched) if the rules forbid it. All randomness
 comes from the game's own ``numpy.random.Generator``, used only to shuffle; so a seed and the
-list of moves replay a game exactly.
+list of moves replay a game exactly (:class:`GameRecord`).
+
+Build a game with ``Game(num_players, rules, seed)`` (a new game, dealt), :meth:`Game.from_state`
+(play on from a position), :meth:`Game.from_json` (a saved state) or :meth:`Game.from_view` (a
+game consistent with what one seat sees).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +36,13 @@ from .moves import (
     Move,
     TieReplay,
     TurnLost,
+    move_from_json,
+    move_to_json,
 )
 from .phases import (
     PHASES,
     GroupKind,
-    Requirement,
+    Meld,
     TableGroup,
     allocate,
     arrange,
@@ -45,49 +53,97 @@ from .phases import (
     matches_requirements,
     number_supply,
 )
-from .record import GameRecord
-from .seats import Stage, check_num_players, next_active
-from .view import SeatView
+from .seats import check_num_players, next_active
+from .state import DRAW, GAME_OVER, HAND_SIZE, PLAY, STAGE_NAMES, GameState, load_state
+from .view import SeatView, seat_view
 
-HAND_SIZE = 10
+__all__ = ["Game", "GameRecord", "DRAW", "PLAY", "GAME_OVER", "HAND_SIZE", "STAGE_NAMES", "DECK"]
 
-
-def _generator(state: dict[str, Any]) -> np.random.Generator:
-    """A PCG64 generator in ``state`` (a ``bit_generator.state`` dict)."""
-    bit_generator = np.random.PCG64(0)
-    bit_generator.state = state
-    return np.random.Generator(bit_generator)
 #: The 108 cards as kinds, in a fixed order; each deal permutes this.
 DECK: tuple[int, ...] = tuple(k for k, c in enumerate(DECK_COUNTS) for _ in range(c))
 _DECK_ARRAY = np.array(DECK, dtype=np.int64)
-
-
-DRAW, PLAY, GAME_OVER = Stage.DRAW, Stage.PLAY, Stage.GAME_OVER
-
-
-STAGE_NAMES = ("draw", "play", "game_over")
 _NO_EVENTS: tuple[Event, ...] = ()
 
 
-class Game:
+@dataclass
+class GameRecord:
+    """A game record: how the game started (seed and first dealer, or a state) and every move
+    since. Replaying it rebuilds the game exactly, because all randomness comes from the game's
+    seeded generator. It lives beside :class:`Game` because each makes the other: a game keeps
+    its record, and a record replays into a game."""
+
+    num_players: int
+    rules: RulesConfig
+    seed: int
+    first_dealer: int
+    start: dict[str, Any] | None = None
+    """A state the game was loaded from (``GameState.to_json`` data) as read from a saved
+    record, or None."""
+    moves: list[Move] = field(default_factory=list)
+    start_phases: list[int] | None = None
+    start_game: GameState | None = None
+    """The state the game started from (:meth:`Game.from_state`), kept as data (nobody changes
+    it) rather than as JSON until the record is saved: :meth:`Game.from_view` makes one many
+    times a second."""
+
+    def copy(self) -> GameRecord:
+        """The same record with its own list of moves (the start is never changed)."""
+        return GameRecord(self.num_players, self.rules, self.seed, self.first_dealer, self.start, self.moves[:],
+                          self.start_phases, self.start_game)
+
+    def start_state(self) -> dict[str, Any] | None:
+        """The state the game started from (``GameState.to_json`` data), or None for a new game."""
+        return self.start_game.to_json() if self.start_game is not None else self.start
+
+    def replay(self, upto: int | None = None) -> Game:
+        """The game after the first ``upto`` moves (all by default)."""
+        if self.start_game is not None:
+            game = Game._start(self.start_game)
+        elif self.start is not None:
+            game = Game.from_json(self.start)
+        else:
+            game = Game(self.num_players, self.rules, seed=self.seed, first_dealer=self.first_dealer,
+                        start_phases=self.start_phases)
+        for move in self.moves[:upto]:
+            game.apply(move)
+        return game
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": "phase10-record", "version": 1, "num_players": self.num_players,
+                "rules": self.rules.to_dict(), "seed": self.seed, "first_dealer": self.first_dealer,
+                "start_phases": self.start_phases, "start": self.start_state(), "moves": [move_to_json(m) for m in self.moves]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        if not isinstance(data, dict) or data.get("format") != "phase10-record":
+            raise ValueError("malformed record: not a phase10-record object")
+        try:
+            return cls(int(data["num_players"]), RulesConfig.from_dict(data["rules"]), int(data["seed"]),
+                       int(data["first_dealer"]), data.get("start"), [move_from_json(m) for m in data["moves"]],
+                       data.get("start_phases"))
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"malformed record: {e}") from None
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json()), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+class Game(GameState):
     """One game of Phase 10 between ``num_players`` seats.
 
-    Read the state through the public attributes (never modify them) or through
-    :meth:`view`, which gives exactly what one seat may see:
-
-    * ``hands[s]``: per-kind counts of seat ``s``'s hand; ``hand_sizes[s]`` their sum;
-      ``number_counts[s][n]``: its natural cards of number ``n`` (1-12; index 0 unused);
-    * ``draw_pile``, ``discard_pile``: card kinds, the top last; ``discard_counts``,
-      ``table_counts``: per-kind counts of the discard pile and of all cards on the table;
-    * ``table[s]``: the groups seat ``s`` laid this hand (``TableGroup``);
-    * ``phase_index[s]``: phases completed (index into ``rules.phases`` of the phase to make);
-      ``laid[s]``: phase down this hand; ``scores[s]``;
-    * ``skip_pending[s]``, ``lost_turn[s]`` (last turn lost to a Skip, not played since),
-      ``skipped_this_hand[s]``; ``taken_from_discard[s]``: per-kind counts of cards others saw
-      ``s`` take from the discard pile and not yet play;
-    * ``active[s]``: takes part in hands (False only for seats out of a tie replay);
-    * ``current``, ``stage``, ``dealer``, ``hand_number``, ``replay``, ``winners``, ``history``.
+    Read the state through the public attributes of :class:`~.state.GameState` (never modify
+    them) or through :meth:`view`, which gives exactly what one seat may see. ``record`` is the
+    game's :class:`GameRecord`.
     """
+
+    record: GameRecord
+    _events: list[Event]
+    _laydown_moves_cache: tuple[list[tuple[Meld, ...]], list[LayDown]] | None
+    _laydown_cache: tuple[bytes, int, list[tuple[Meld, ...]]] | None
 
     def __init__(self, num_players: int = 2, rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
                  seed: int | None = None, first_dealer: int | None = None,
@@ -95,105 +151,60 @@ class Game:
         """A new game, its first hand dealt. ``start_phases`` optionally gives each seat's
         phases already completed (an index into ``rules.phases``), to start mid-game."""
         n = check_num_players(num_players)
-        self.rules = load_rules(rules)
+        config = load_rules(rules)
         if seed is None:
-            seed = int(np.random.SeedSequence().entropy)
+            seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]  # numpy types entropy loosely
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
         if first_dealer is None:
             first_dealer = n - 1
         if isinstance(first_dealer, bool) or not isinstance(first_dealer, (int, np.integer)) or not 0 <= first_dealer < n:
             raise ValueError(f"first_dealer must be a seat from 0 to {n - 1}, not {first_dealer!r}")
+        phases: list[int] | None = None
         if start_phases is not None:
-            start_phases = [int(p) for p in start_phases]
-            if len(start_phases) != n or not all(0 <= p < self.rules.phases_to_win for p in start_phases):
-                raise ValueError(f"start_phases must give {n} values from 0 to {self.rules.phases_to_win - 1}, "
-                                 f"not {start_phases!r}")
+            phases = [int(p) for p in start_phases]
+            if len(phases) != n or not all(0 <= p < config.phases_to_win for p in phases):
+                raise ValueError(f"start_phases must give {n} values from 0 to {config.phases_to_win - 1}, "
+                                 f"not {phases!r}")
+        super().__init__(config, n)
         self.seed = int(seed)
-        self._init_empty(n)
         self.rng = np.random.default_rng(self.seed)
-        if start_phases is not None:
-            self.phase_index = start_phases
+        if phases is not None:
+            self.phases_completed = phases
         self.dealer = int(first_dealer)
-        self.record = GameRecord(n, self.rules, self.seed, self.dealer, start_phases=start_phases)
+        self._begin(GameRecord(n, config, self.seed, self.dealer, start_phases=phases))
         self._deal()
 
-    def _init_empty(self, n: int) -> None:
-        self.num_players = n
-        self.hands = [bytearray(len(DECK_COUNTS)) for _ in range(n)]
-        self.hand_sizes = [0] * n
-        self.number_counts = [[0] * (NUM_NUMBERS + 1) for _ in range(n)]
-        self.taken_from_discard = [bytearray(len(DECK_COUNTS)) for _ in range(n)]
-        self.draw_pile: list[int] = []
-        self.discard_pile: list[int] = []
-        self.discard_counts = bytearray(len(DECK_COUNTS))
-        self.table_counts = bytearray(len(DECK_COUNTS))
-        self.table: list[list[TableGroup]] = [[] for _ in range(n)]
-        self.phase_index = [0] * n
-        self.laid = [False] * n
-        self.scores = [0] * n
-        self.skip_pending = [False] * n
-        self.lost_turn = [False] * n
-        self.skipped_this_hand = [False] * n
-        self.active = [True] * n
-        self.dealer = 0
-        self.current = 0
-        self.stage: Stage = DRAW
-        self.hand_number = 0
-        self.replay = False
-        self.winners: tuple[int, ...] = ()
-        self.history: list[HandResult] = []
-        self._events: list[Event] = []
-        #: A position set up by ``build_game`` for tests and puzzles: its hands may hold any
-        #: number of cards (see :mod:`~phase10_env.engine.scenario`). Saved with the state.
-        self.built = False
-        self._rng: np.random.Generator | None = None
-        self._rng_state: dict[str, Any] = {}
-        self._laydown_moves_cache: tuple[list, list[LayDown]] | None = None
-        self._laydown_cache: tuple[bytes, int, list] | None = None
+    def _begin(self, record: GameRecord) -> None:
+        """Set what a game keeps besides its state: its record, events and caches."""
+        self.record = record
+        self._events = []
+        self._laydown_moves_cache = None
+        self._laydown_cache = None
+
+    @classmethod
+    def _start(cls, state: GameState) -> Game:
+        """A game that plays on from a copy of ``state``, which its record keeps as its start:
+        nobody may change ``state`` afterwards."""
+        game = cls.__new__(cls)
+        state._copy_to(game)
+        game._begin(GameRecord(state.num_players, state.rules, state.seed, state.dealer, start_game=state))
+        return game
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Game:
+        """A game that plays on from ``state`` (a consistent position, such as
+        :func:`~.state.load_state` gives, or another game), with its own copy of the data and a
+        record that starts there. ``state`` is left as it is."""
+        return cls._start(state.copy())
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Game:
+        """Load a state written by :meth:`to_json`; raises ``ValueError`` if it is malformed
+        or inconsistent (see :mod:`~.state`)."""
+        return cls._start(load_state(data))
 
     # ------------------------------------------------------------------ queries
-
-    @property
-    def rng(self) -> np.random.Generator:
-        """The game's own generator: every deal and reshuffle draws from it."""
-        if self._rng is None:
-            self._rng = _generator(self._rng_state)
-        return self._rng
-
-    @rng.setter
-    def rng(self, rng: np.random.Generator) -> None:
-        self._rng = rng
-
-    @property
-    def is_over(self) -> bool:
-        return self.stage == GAME_OVER
-
-    def phase_of(self, seat: int) -> int:
-        """The phase number (1-10) seat ``seat`` is playing this hand."""
-        rules = self.rules
-        return rules.phases[min(self.phase_index[seat], rules.phases_to_win - 1)]
-
-    def table_phase(self, seat: int) -> int:
-        """The phase number seat ``seat``'s groups on the table make. After the game's last hand
-        (outside a tie replay) those who laid have already advanced past it."""
-        if self.stage == GAME_OVER and not self.replay and self.laid[seat]:
-            return self.rules.phases[self.phase_index[seat] - 1]
-        return self.phase_of(seat)
-
-    def requirements(self, seat: int) -> tuple[Requirement, ...]:
-        return PHASES[self.phase_of(seat)]
-
-    def next_seat(self, seat: int) -> int:
-        """The next active seat after ``seat`` in play order."""
-        return next_active(self.active, seat)
-
-    def discard_top(self) -> int | None:
-        return self.discard_pile[-1] if self.discard_pile else None
-
-    def can_draw_discard(self) -> bool:
-        pile = self.discard_pile
-        return self.stage == DRAW and bool(pile) and pile[-1] != SKIP
 
     def skip_targets(self) -> list[int]:
         """Seats the current player may aim a Skip at (R15)."""
@@ -210,7 +221,7 @@ class Game:
             targets.append(s)
         return targets
 
-    def laydown_options(self) -> list[tuple]:
+    def laydown_options(self) -> list[tuple[Meld, ...]]:
         """Every phase lay-down (tuple of melds) the current player may make now."""
         seat = self.current
         if self.stage != PLAY or self.laid[seat]:
@@ -218,7 +229,7 @@ class Game:
         hand = self.hands[seat]
         key = bytes(hand)
         rules = self.rules
-        phase = rules.phases[min(self.phase_index[seat], rules.phases_to_win - 1)]  # phase_of, inlined
+        phase = rules.phases[min(self.phases_completed[seat], rules.phases_to_win - 1)]  # phase_of, inlined
         cache = self._laydown_cache
         if cache is None or cache[0] != key or cache[1] != phase:
             reqs = PHASES[phase]
@@ -240,7 +251,7 @@ class Game:
         if cache is not None and cache[0] is options:
             return cache[1]
         hand, reqs, rule = self.hands[seat], self.requirements(seat), self.rules.natural
-        moves = []
+        moves: list[LayDown] = []
         for melds in options:
             for cards in laydown_card_choices(hand, melds, reqs, rule):
                 if len(melds) == 2 and melds[0] == melds[1] and cards[0] > cards[1]:
@@ -255,7 +266,7 @@ class Game:
         if self.stage != PLAY or not self.laid[seat]:
             return []
         hand = self.hands[seat]
-        moves = []
+        moves: list[Hit] = []
         for target in range(self.num_players):
             for g, group in enumerate(self.table[target]):
                 if hand[WILD]:
@@ -274,10 +285,10 @@ class Game:
     def legal_moves(self) -> list[Move]:
         """Every legal move for the current player (empty once the game is over)."""
         if self.stage == DRAW:
-            moves: list[Move] = [Draw(False)] if self.draw_pile else []
+            draws: list[Move] = [Draw(False)] if self.draw_pile else []
             if self.can_draw_discard():
-                moves.append(Draw(True))
-            return moves
+                draws.append(Draw(True))
+            return draws
         if self.stage != PLAY:
             return []
         moves: list[Move] = list(self.laydown_moves())
@@ -297,8 +308,7 @@ class Game:
         stage = self.stage
         if stage == GAME_OVER:
             return "the game is over"
-        kind = type(move)
-        if kind is Draw:
+        if type(move) is Draw:
             if stage != DRAW:
                 return "this player has already drawn this turn"
             if move.from_discard:
@@ -309,13 +319,13 @@ class Game:
             elif not self.draw_pile:
                 return "the draw pile is empty; only the discard pile's top card can be taken (R7)"
             return None
-        if kind not in (LayDown, Hit, Discard):
+        if type(move) not in (LayDown, Hit, Discard):
             return f"not a move: {move!r}"
         if stage != PLAY:
             return "the player must draw first (R5)"
         seat = self.current
         hand = self.hands[seat]
-        if kind is Discard:
+        if type(move) is Discard:
             card, target = move.card, move.target
             if not (isinstance(card, int) and 0 <= card <= SKIP) or not hand[card]:
                 return f"card {card!r} is not in the player's hand"
@@ -328,7 +338,7 @@ class Game:
                 return (f"seat {target!r} cannot be skipped now under skip_rule={self.rules.skip_rule!r} "
                         f"(may skip: {targets or 'no one'})")
             return None
-        if kind is Hit:
+        if type(move) is Hit:
             if not self.laid[seat]:
                 return "hitting is allowed only once the player's own phase is down (R14)"
             target, g, card = move.target, move.group, move.card
@@ -376,9 +386,8 @@ class Game:
         """UNSAFE: :meth:`apply` without the legality check, for a move the caller has already
         found legal (the environment's exact masks do). An illegal move corrupts the game."""
         self.record.moves.append(move)
-        kind = type(move)
         seat = self.current
-        if kind is Draw:
+        if type(move) is Draw:
             if move.from_discard:
                 card = self.discard_pile.pop()
                 self.discard_counts[card] -= 1
@@ -391,8 +400,9 @@ class Game:
                 self.number_counts[seat][card % NUM_NUMBERS + 1] += 1
             self.stage = PLAY
             return _NO_EVENTS
-        self._events = events = []
-        if kind is Discard:
+        events: list[Event] = []
+        self._events = events
+        if type(move) is Discard:
             card = move.card
             self._take_from_hand(seat, card)
             self.discard_pile.append(card)
@@ -403,13 +413,16 @@ class Game:
             if self.hand_sizes[seat]:
                 self._next_turn()
                 return tuple(events) if events else _NO_EVENTS
-        elif kind is Hit:
+        elif type(move) is Hit:
             self._take_from_hand(seat, move.card)
             self.table[move.target][move.group].add(move.card, move.low_end)
             self.table_counts[move.card] += 1
         else:
             if move.cards is None:
-                groups = allocate(self.hands[seat], move.melds, self.rules.natural)
+                allocated = allocate(self.hands[seat], move.melds, self.rules.natural)
+                if allocated is None:
+                    raise IllegalMoveError(move, "the hand cannot make these groups (the game is now corrupt)")
+                groups = allocated
             else:
                 groups = [arrange(m, c) for m, c in zip(move.melds, move.cards)]
             for meld, cards in zip(move.melds, groups):
@@ -421,12 +434,6 @@ class Game:
         if not self.hand_sizes[seat]:
             self._end_hand(went_out=seat)
         return tuple(events)
-
-    def _add_to_hand(self, seat: int, card: int) -> None:
-        self.hands[seat][card] += 1
-        self.hand_sizes[seat] += 1
-        if card < NUM_NATURALS:
-            self.number_counts[seat][card % NUM_NUMBERS + 1] += 1
 
     def _take_from_hand(self, seat: int, card: int) -> None:
         self.hands[seat][card] -= 1
@@ -510,12 +517,12 @@ class Game:
         points = tuple(hand_points(self.hands[s]) if self.active[s] else 0 for s in range(n))
         made = tuple(self.laid)
         last = rules.phases_to_win - 1
-        completed = [s for s in range(n) if made[s] and self.phase_index[s] == last and not self.replay]
+        completed = [s for s in range(n) if made[s] and self.phases_completed[s] == last and not self.replay]
         for s in range(n):
             self.scores[s] += points[s]
             if self.active[s] and not self.replay and (made[s] or rules.advance_all):
-                self.phase_index[s] += 1
-        result = HandResult(self.hand_number, went_out, points, made, tuple(self.scores), tuple(self.phase_index))
+                self.phases_completed[s] += 1
+        result = HandResult(self.hand_number, went_out, points, made, tuple(self.scores), tuple(self.phases_completed))
         self.history.append(result)
         self._events.append(HandEnded(result))
         winners: tuple[int, ...] = ()
@@ -523,7 +530,7 @@ class Game:
             if went_out is not None:
                 winners = (went_out,)
         elif rules.advance_all:
-            if max(self.phase_index) >= rules.phases_to_win:  # one hand per phase: the list is played out
+            if max(self.phases_completed) >= rules.phases_to_win:  # one hand per phase: the list is played out
                 best = min(self.scores)
                 winners = tuple(s for s in range(n) if self.scores[s] == best)
         elif completed:
@@ -543,49 +550,18 @@ class Game:
         self.dealer = self.next_seat(self.dealer)
         self._deal()
 
-    # ------------------------------------------------------------------ views and persistence
+    # ------------------------------------------------------------------ views and copies
 
-    def view(self, seat: int):
+    def view(self, seat: int) -> SeatView:
         """What seat ``seat`` may see (a :class:`SeatView`)."""
-        from .view import seat_view
-
-        return seat_view(self, seat)
-
-    def to_json(self) -> dict[str, Any]:
-        """The whole state as JSON-ready data (schema: ``state_schema.json``)."""
-        from .state import dump_state
-
-        return dump_state(self)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Game:
-        """Load a state written by :meth:`to_json`; raises ``ValueError`` if it is malformed
-        or inconsistent."""
-        from .state import load_state
-
-        return load_state(data)
+        return seat_view(self, seat, tuple(self.legal_moves()) if seat == self.current else ())
 
     def copy(self) -> Game:
         """An independent copy that plays on identically (its own random generator in the same
         state, its own record), sharing no mutable state with this game. For search: about the
         cost of a few environment steps."""
-        new = Game.__new__(Game)
-        new.__dict__.update(self.__dict__)  # immutable values (rules, seed, numbers, tuples) shared
-        new.hands = [bytearray(h) for h in self.hands]
-        new.hand_sizes = self.hand_sizes[:]
-        new.number_counts = [c[:] for c in self.number_counts]
-        new.taken_from_discard = [bytearray(t) for t in self.taken_from_discard]
-        new.draw_pile = self.draw_pile[:]
-        new.discard_pile = self.discard_pile[:]
-        new.discard_counts = bytearray(self.discard_counts)
-        new.table_counts = bytearray(self.table_counts)
-        new.table = [[g.copy() for g in groups] for groups in self.table]
-        for name in ("phase_index", "laid", "scores", "skip_pending", "lost_turn", "skipped_this_hand", "active", "history"):
-            setattr(new, name, getattr(self, name)[:])
-        # Building a generator costs half a copy, and most copies never shuffle: keep its state
-        # and build the generator on first use.
-        new._rng = None
-        new._rng_state = self._rng_state if self._rng is None else self._rng.bit_generator.state
+        new = type(self).__new__(type(self))
+        self._copy_to(new)
         new.record = self.record.copy()
         new._events = []
         return new
@@ -608,14 +584,12 @@ class Game:
         if view.winners:
             raise ValueError("the game is over: there is nothing hidden left to sample")
         n, seat = view.num_players, view.seat
-        game = cls.__new__(cls)
-        game.rules = view.rules
-        game._init_empty(n)
+        state = GameState(view.rules, n)
         unknown = bytearray(DECK_COUNTS)
         for k in (*view.hand, *view.discard_pile, *(k for groups in view.table for g in groups for k in g.cards)):
             unknown[k] -= 1
         for p in view.players:
-            game.taken_from_discard[p.seat] = counts_of(p.taken_from_discard)
+            state.taken_from_discard[p.seat] = counts_of(p.taken_from_discard)
             if p.seat != seat:
                 for k in p.taken_from_discard:
                     unknown[k] -= 1
@@ -626,40 +600,36 @@ class Game:
             if p.seat == seat:
                 hand = counts_of(view.hand)
             else:
-                hand = bytearray(game.taken_from_discard[p.seat])
+                hand = bytearray(state.taken_from_discard[p.seat])
                 hidden = p.hand_size - len(p.taken_from_discard)
                 for i in order[start:start + hidden]:
                     hand[pool[i]] += 1
                 start += hidden
-            game.hands[p.seat] = hand
-            game.hand_sizes[p.seat] = p.hand_size
-            game.number_counts[p.seat] = number_supply(hand)
-            game.phase_index[p.seat] = p.phases_completed
-            game.laid[p.seat] = p.laid
-            game.scores[p.seat] = p.score
-            game.skip_pending[p.seat] = p.skip_pending
-            game.lost_turn[p.seat] = p.lost_turn
-            game.skipped_this_hand[p.seat] = p.skipped_this_hand
-            game.active[p.seat] = p.active
-        game.draw_pile = [pool[i] for i in order[start:]]
-        game.discard_pile = list(view.discard_pile)
-        for k in game.discard_pile:
-            game.discard_counts[k] += 1
-        game.table = [[g.copy() for g in groups] for groups in view.table]
-        for groups in game.table:
+            state.hands[p.seat] = hand
+            state.hand_sizes[p.seat] = p.hand_size
+            state.number_counts[p.seat] = number_supply(hand)
+            state.phases_completed[p.seat] = p.phases_completed
+            state.laid[p.seat] = p.laid
+            state.scores[p.seat] = p.score
+            state.skip_pending[p.seat] = p.skip_pending
+            state.lost_turn[p.seat] = p.lost_turn
+            state.skipped_this_hand[p.seat] = p.skipped_this_hand
+            state.active[p.seat] = p.active
+        state.draw_pile = [pool[i] for i in order[start:]]
+        state.discard_pile = list(view.discard_pile)
+        for k in state.discard_pile:
+            state.discard_counts[k] += 1
+        state.table = [[g.copy() for g in groups] for groups in view.table]
+        for groups in state.table:
             for g in groups:
                 for k in g.cards:
-                    game.table_counts[k] += 1
-        game.dealer, game.current, game.stage = view.dealer, view.current, view.stage
-        game.hand_number, game.replay, game.history = view.hand_number, view.replay, list(view.history)
-        game.seed = int(rng.integers(2**63))
-        game.rng = np.random.default_rng(game.seed)
-        game.record = GameRecord(n, game.rules, game.seed, game.dealer)
-        game.record.start_game = snapshot = game.copy()
-        snapshot.record = game.record.copy()
-        return game
+                    state.table_counts[k] += 1
+        state.dealer, state.current, state.stage = view.dealer, view.current, view.stage
+        state.hand_number, state.replay, state.history = view.hand_number, view.replay, list(view.history)
+        state.seed = int(rng.integers(2**63))
+        state.rng = np.random.default_rng(state.seed)
+        return cls._start(state)
 
     def __repr__(self) -> str:
         return (f"Game({self.num_players} players, hand {self.hand_number}, seat {self.current} to "
                 f"{STAGE_NAMES[self.stage]}, phases {[self.phase_of(s) for s in range(self.num_players)]}, scores {self.scores})")
-

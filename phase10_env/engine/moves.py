@@ -8,12 +8,13 @@ the turn (unless the player went out first). Seats are absolute (0 .. num_player
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, final
 
 from .cards import SKIP, WILD, card_name, cards_text, parse_card
 from .phases import KIND_NAMES, GroupKind, Meld
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Take the top card of the draw pile, or of the discard pile (``from_discard``)."""
@@ -24,6 +25,7 @@ class Draw:
         return "draw from the discard pile" if self.from_discard else "draw from the draw pile"
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class LayDown:
     """Lay down the whole phase: one meld per group of the phase, in any order (the first
@@ -40,6 +42,7 @@ class LayDown:
         return "lay down " + " and ".join(f"{m} ({cards_text(c)})" for m, c in zip(self.melds, self.cards))
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Hit:
     """Add ``card`` from hand to group ``group`` of seat ``target``'s table. ``low_end`` puts a
@@ -55,6 +58,7 @@ class Hit:
         return f"hit {card_name(self.card)}{end} on seat {self.target}'s group {self.group}"
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Discard:
     """Discard ``card``. A Skip names the seat that loses its next turn (``target``), or
@@ -70,6 +74,8 @@ class Discard:
 
 
 Move = Draw | LayDown | Hit | Discard
+"""A move. The four kinds are final, so ``type(move) is Draw`` tells them apart (and narrows
+the type for checkers) as fast as anything can."""
 
 
 def move_to_json(move: Move) -> dict[str, Any]:

@@ -431,7 +431,8 @@ def _run_options(present: int, size: int, least: int) -> tuple[tuple[int, int], 
                  if (nat := _POPCOUNT[(present >> (v - 1)) & window]) >= least)
 
 
-def _options(req: Requirement, supply: list[int], present: int, wilds: int, min_value: int) -> list[tuple[int, int]] | tuple:
+def _options(req: Requirement, supply: list[int], present: int, wilds: int,
+             min_value: int) -> Sequence[tuple[int, int]]:
     """``(value, naturals)`` for every meld of ``req`` the supply can fill with at most ``wilds``
     Wilds, taking naturals first; ``present`` is the bit mask of numbers with supply."""
     size = req.size
@@ -474,13 +475,17 @@ def laydowns_from_supply(supply: list[int], wilds: int, requirements: Sequence[R
     by step, about twenty times faster), else that Python reference."""
     if _search is None or len(requirements) > 2:
         return search_laydowns(supply, wilds, requirements, natural_rule)
+    # The compiled module is untyped (its results are Any): say what it returns.
+    found: list[tuple[Meld, ...]]
     first = requirements[0]
     if len(requirements) == 1:
-        return _search.laydowns(supply, wilds, first.kind, first.size, -1, 0, False, MELDS[first.kind, first.size], None)
+        found = _search.laydowns(supply, wilds, first.kind, first.size, -1, 0, False, MELDS[first.kind, first.size], None)
+        return found
     second = requirements[1]
-    return _search.laydowns(supply, wilds, first.kind, first.size, second.kind, second.size,
-                            natural_rule == NaturalRule.PER_GROUP, MELDS[first.kind, first.size],
-                            MELDS[second.kind, second.size])
+    found = _search.laydowns(supply, wilds, first.kind, first.size, second.kind, second.size,
+                             natural_rule == NaturalRule.PER_GROUP, MELDS[first.kind, first.size],
+                             MELDS[second.kind, second.size])
+    return found
 
 
 def search_laydowns(supply: list[int], wilds: int, requirements: Sequence[Requirement],
@@ -598,6 +603,9 @@ def matches_requirements(melds: Sequence[Meld], requirements: Sequence[Requireme
 # --------------------------------------------------------------------------- table groups
 
 
+_ALL_NUMBERS = tuple(range(1, NUM_NUMBERS + 1))
+
+
 class TableGroup:
     """A group laid on the table. ``cards`` holds the card kinds; a run's cards are in
     ascending order from ``low``, so each Wild's number is its position (R12). A set's Wilds
@@ -634,7 +642,7 @@ class TableGroup:
             return (self.value,)
         if self.kind == GroupKind.RUN:
             return tuple(n for n in (self.low - 1, self.high + 1) if 1 <= n <= NUM_NUMBERS)
-        return tuple(range(1, NUM_NUMBERS + 1))
+        return _ALL_NUMBERS
 
     def add(self, card: int, low_end: bool = False) -> None:
         """Add a card already checked with :meth:`accepts`."""

@@ -24,7 +24,7 @@ import numpy as np
 from .cards import DECK_COUNTS, card_name, parse_cards
 from .config import RulesConfig, load_rules
 from .game import Game
-from .state import FORMAT, VERSION, load_state
+from .state import FORMAT, VERSION
 
 GroupSpec = tuple[str, int, str]
 """``(kind, value, cards)``: ``("set", 7, "R7 B7 W")``, ``("run", 3, "R3 W R5 R6")`` (cards from
@@ -33,7 +33,7 @@ low to high), ``("colour", 0, "R1 R5 W ...")`` (colours 0-3: red, blue, green, y
 
 def build_game(hands: Sequence[str], *, rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
                table: Mapping[int, Sequence[GroupSpec]] | None = None, discard: str = "", draw_top: str = "",
-               phase_index: Sequence[int] | None = None, scores: Sequence[int] | None = None, current: int = 0,
+               phases_completed: Sequence[int] | None = None, scores: Sequence[int] | None = None, current: int = 0,
                dealer: int | None = None, stage: str = "play", seed: int = 0, hand_number: int = 1,
                skip_pending: Sequence[int] = (), lost_turn: Sequence[int] = (), skipped_this_hand: Sequence[int] = (),
                active: Sequence[bool] | None = None, replay: bool = False,
@@ -57,7 +57,7 @@ def build_game(hands: Sequence[str], *, rules: RulesConfig | Mapping[str, Any] |
         players.append({
             "hand": use(hands[s]),
             "taken_from_discard": [card_name(c) for c in parse_cards((taken_from_discard or {}).get(s, ""))],
-            "phase_index": (phase_index or [0] * n)[s],
+            "phases_completed": (phases_completed or [0] * n)[s],
             "laid": bool(groups),
             "score": (scores or [0] * n)[s],
             "active": True if active is None else bool(active[s]),
@@ -81,7 +81,7 @@ def build_game(hands: Sequence[str], *, rules: RulesConfig | Mapping[str, Any] |
         "replay": replay, "winners": [], "draw_pile": rest + top, "discard_pile": discard_pile,
         "players": players, "history": [], "built": True,
     }
-    return load_state(state)
+    return Game.from_json(state)
 
 
 __all__ = ["build_game", "Game", "GroupSpec"]

@@ -15,6 +15,7 @@ from .config import RulesConfig
 from .moves import HandResult, Move
 from .phases import PHASES, Requirement, TableGroup
 from .seats import Stage, next_active
+from .state import GameState
 
 
 @dataclass(frozen=True)
@@ -76,41 +77,43 @@ class SeatView:
         return next_active([p.active for p in self.players], self.seat if seat is None else seat)
 
 
-def seat_view(game, seat: int) -> SeatView:
-    n = game.num_players
+def seat_view(state: GameState, seat: int, legal_moves: tuple[Move, ...]) -> SeatView:
+    """What seat ``seat`` may see of ``state``; ``legal_moves`` are its legal moves (none unless
+    it is to act), which the caller, knowing the rules of play, supplies."""
+    n = state.num_players
     if not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} in a {n}-player game")
     players = tuple(
         PlayerInfo(
             seat=s,
-            phase=game.phase_of(s),
-            phases_completed=game.phase_index[s],
-            laid=game.laid[s],
-            hand_size=game.hand_sizes[s],
-            score=game.scores[s],
-            skip_pending=game.skip_pending[s],
-            lost_turn=game.lost_turn[s],
-            skipped_this_hand=game.skipped_this_hand[s],
-            active=game.active[s],
-            taken_from_discard=tuple(kinds_of(game.taken_from_discard[s])),
+            phase=state.phase_of(s),
+            phases_completed=state.phases_completed[s],
+            laid=state.laid[s],
+            hand_size=state.hand_sizes[s],
+            score=state.scores[s],
+            skip_pending=state.skip_pending[s],
+            lost_turn=state.lost_turn[s],
+            skipped_this_hand=state.skipped_this_hand[s],
+            active=state.active[s],
+            taken_from_discard=tuple(kinds_of(state.taken_from_discard[s])),
         )
         for s in range(n)
     )
     return SeatView(
         seat=seat,
         num_players=n,
-        rules=game.rules,
-        hand=tuple(kinds_of(game.hands[seat])),
-        discard_pile=tuple(game.discard_pile),
-        draw_pile_size=len(game.draw_pile),
-        table=tuple(tuple(g.copy() for g in groups) for groups in game.table),
+        rules=state.rules,
+        hand=tuple(kinds_of(state.hands[seat])),
+        discard_pile=tuple(state.discard_pile),
+        draw_pile_size=len(state.draw_pile),
+        table=tuple(tuple(g.copy() for g in groups) for groups in state.table),
         players=players,
-        current=game.current,
-        stage=game.stage,
-        dealer=game.dealer,
-        hand_number=game.hand_number,
-        replay=game.replay,
-        winners=game.winners,
-        history=tuple(game.history),
-        legal_moves=tuple(game.legal_moves()) if seat == game.current else (),
+        current=state.current,
+        stage=state.stage,
+        dealer=state.dealer,
+        hand_number=state.hand_number,
+        replay=state.replay,
+        winners=state.winners,
+        history=tuple(state.history),
+        legal_moves=legal_moves,
     )

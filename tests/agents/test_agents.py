@@ -95,7 +95,7 @@ def test_heuristic_lays_down_as_soon_as_it_can_then_hits() -> None:
 
 
 def test_heuristic_aims_skips_at_the_leader() -> None:
-    game = build_game(["S R1 R2 R4", "R3 R5", "R6 R8", "R9 R10"], discard="G12", phase_index=[0, 1, 4, 2])
+    game = build_game(["S R1 R2 R4", "R3 R5", "R6 R8", "R9 R10"], discard="G12", phases_completed=[0, 1, 4, 2])
     obs = observation_at(game)
     from phase10_env.actions import skip_id
 

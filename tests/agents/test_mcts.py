@@ -64,6 +64,11 @@ def test_a_hand_played_out_scores_the_phase_made_and_the_points_left() -> None:
     assert agent.play_out(game.copy(), going_out, seat=1) == pytest.approx(-1 - 0.5 * left / 100)
 
 
+def test_options_are_read_from_the_spec() -> None:
+    agent = make_agent("mcts:sims=12,width=2,confidence=1.5,after_down=true")
+    assert agent.config == SearchConfig(sims=12, width=2, confidence=1.5, after_down=True)
+
+
 def test_only_the_heuristics_best_discards_and_both_draws_are_searched() -> None:
     agent = SearchAgent(SearchConfig(width=3))
     game = build_game(["R1 B3 G5 Y7 R9 B11 G2 Y4 R6 B8 W", "R2 R4 R6 R8 R10 B2 B4 B6 B8 B10"], discard="Y9")
@@ -79,6 +84,8 @@ def test_only_the_heuristics_best_discards_and_both_draws_are_searched() -> None
     ("mcts:depth=3", "bad mcts option 'depth=3'"),
     ("mcts:sims=many", "takes a number"),
     ("mcts:width", "bad mcts option"),
+    ("mcts:after_down=maybe", "takes true or false"),
+    ("mcts:min_sims=1", "min_sims must be at least 2"),
 ])
 def test_bad_mcts_specs_are_clear_errors(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from phase10_env import raw_env
-from phase10_env.engine import Discard, Game, build_game, card
+from phase10_env.engine import Discard, Game, build_game, card, load_state
 from tests.env.play import hidden_cards_shuffled
 
 
@@ -124,3 +124,23 @@ def test_a_bad_seat_or_a_finished_game_is_a_clear_error() -> None:
     assert finished.is_over
     with pytest.raises(ValueError, match="the game is over"):
         finished.determinize(0, np.random.default_rng())
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 300))
+def test_from_state_plays_on_like_the_game_and_leaves_the_state_alone(players: int, seed: int, moves: int) -> None:
+    game = random_game(players, seed, moves)
+    if game.is_over:
+        return
+    state = load_state(game.to_json())
+    saved = state.to_json()
+    again = Game.from_state(state)
+    assert again.record.start_state() == saved and again.record.moves == []
+    state.scores[0] += 5  # the caller's state is its own: changing it changes neither game nor record
+    assert again.record.start_state() == saved and again.scores[0] == game.scores[0]
+    state.scores[0] -= 5
+    rng_a, rng_b = np.random.default_rng(seed), np.random.default_rng(seed)
+    assert play_random(game, rng_a, 200) == play_random(again, rng_b, 200)
+    assert again.to_json() == game.to_json()
+    assert state.to_json() == saved, "playing the game changed the state it started from"
+    assert again.record.replay().to_json() == again.to_json()

@@ -155,7 +155,7 @@ def test_r3_deal_passes_left_each_hand(num_players):
         game = build_game(
             hands,
             table={goer: [("set", 7, "B7 G7 Y7"), ("set", 9, "R9 B9 G9")]},
-            phase_index=[0] * num_players,
+            phases_completed=[0] * num_players,
             current=goer,
             dealer=dealer,
             stage="play",

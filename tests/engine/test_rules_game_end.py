@@ -77,7 +77,7 @@ def _go_out_game(rules, phase_idx, other_idx, other_down=False, scores=(0, 0), o
         hands,
         rules=cfg,
         table=table,
-        phase_index=[phase_idx, other_idx] + [0] * (seats - 2),
+        phases_completed=[phase_idx, other_idx] + [0] * (seats - 2),
         scores=list(scores) + [0] * (seats - 2),
         stage="play",
         **kw,
@@ -120,7 +120,7 @@ def test_r19_last_phase_laid_by_a_player_who_did_not_go_out_still_ends_the_game(
         ["Y1", "R9 B9"],
         rules=cfg,
         table={0: DOWN_A[cfg.phases[0]], 1: DOWN_B[last]},
-        phase_index=[0, idx],
+        phases_completed=[0, idx],
         scores=[0, 50],
         stage="play",
     )
@@ -132,7 +132,7 @@ def test_r19_last_phase_laid_by_a_player_who_did_not_go_out_still_ends_the_game(
 
 def test_r19_game_goes_on_until_the_hand_with_the_last_phase_ends():
     # seat 0 lays phase 10 but keeps cards: the hand (and the game) goes on
-    game = build_game(["R3 B3 G3 Y3 R3 R5 B5 G5 Y1 Y2", "R9 B9"], phase_index=[9, 0], stage="play")
+    game = build_game(["R3 B3 G3 Y3 R3 R5 B5 G5 Y1 Y2", "R9 B9"], phases_completed=[9, 0], stage="play")
     events = play(game, lay(SET(3, 5), SET(5, 3)))
     assert not events_of(events, HandEnded) and not events_of(events, GameEnded)
     play(game, Discard(c("Y1")))
@@ -179,9 +179,9 @@ def _tie_game(rules, idx, seats=3, dealer=None):
     hands = ["Y1", "B1 B2", "R9 B9"][:seats] if seats == 3 else ["Y1", "R9 B9"]
     other = 2 if seats == 3 else 1
     table = {0: DOWN_A[last], other: DOWN_B[last]}
-    phase_index = [idx, 0, idx] if seats == 3 else [idx, idx]
+    phases_completed = [idx, 0, idx] if seats == 3 else [idx, idx]
     scores = [110, 40, 100] if seats == 3 else [110, 100]
-    return build_game(hands, rules=cfg, table=table, phase_index=phase_index, scores=scores, stage="play",
+    return build_game(hands, rules=cfg, table=table, phases_completed=phases_completed, scores=scores, stage="play",
                       dealer=dealer), other
 
 
@@ -239,7 +239,7 @@ def _replay_position(scores, seat0_down=True):
     return build_game(
         ["Y1" if seat0_down else "Y1 Y2", "", "R9 B9 W"],
         table=table,
-        phase_index=[10, 4, 10],
+        phases_completed=[10, 4, 10],
         scores=list(scores),
         active=[True, False, True],
         replay=True,
@@ -267,7 +267,7 @@ def test_r19_replay_hand_in_which_no_one_goes_out_is_replayed():
     game = build_game(
         [hand0, "", hand2],
         table={0: DOWN_A[10]},
-        phase_index=[10, 4, 10],
+        phases_completed=[10, 4, 10],
         scores=[110, 50, 110],
         active=[True, False, True],
         replay=True,
@@ -312,7 +312,7 @@ def _advance_all_game(hand_number, idx, scores, rules=None, seat1_down=False):
         ["Y1", "R9 B9"],
         rules=cfg,
         table=table,
-        phase_index=[idx, idx],
+        phases_completed=[idx, idx],
         scores=list(scores),
         hand_number=hand_number,
         stage="play",
@@ -324,7 +324,7 @@ def test_r20_advance_all_everyone_advances_whether_or_not_they_made_their_phase(
     game = _advance_all_game(3, 2, (0, 0), seat1_down=seat1_down)
     result = hand_ended(play(game, Discard(c("Y1")))).result
     assert list(result.made_phase) == [True, seat1_down]
-    assert list(game.phase_index) == [3, 3]
+    assert list(game.phases_completed) == [3, 3]
     assert game.phase_of(0) == 4 and game.phase_of(1) == 4
     assert not game.is_over
 
@@ -361,13 +361,13 @@ def test_r20_advance_all_hand_ended_by_empty_piles_still_advances_everyone():
         [hand0, hand1],
         rules={"advance_all": True},
         table={0: DOWN_A[2]},
-        phase_index=[1, 1],
+        phases_completed=[1, 1],
         hand_number=2,
         stage="play",
     )
     result = hand_ended(play(game, Discard(SKIP, 1))).result
     assert result.went_out is None
-    assert list(game.phase_index) == [2, 2]
+    assert list(game.phases_completed) == [2, 2]
 
 
 # ---------------------------------------------------------------- R20 phase lists in play
@@ -390,7 +390,7 @@ def test_r20_phases_are_played_in_the_listed_order(rules, sequence):
     cfg = load_rules(rules)
     for step, phase in enumerate(sequence[:-1]):
         layout = DOWN_A[phase]
-        game = build_game(["Y1", "R9 B9"], rules=cfg, table={0: layout}, phase_index=[step, step], stage="play")
+        game = build_game(["Y1", "R9 B9"], rules=cfg, table={0: layout}, phases_completed=[step, step], stage="play")
         assert game.phase_of(0) == phase
         play(game, Discard(c("Y1")))
         assert game.phase_of(0) == sequence[step + 1]
@@ -414,7 +414,7 @@ def test_r19_three_completed_only_the_tied_lowest_replay(scores, totals, outcome
     game = build_game(
         ["Y1", "R10", "B2"],
         table={0: DOWN_A[10], 1: DOWN_B[10], 2: DOWN_C10},
-        phase_index=[9, 9, 9],
+        phases_completed=[9, 9, 9],
         scores=list(scores),
         stage="play",
     )
@@ -443,7 +443,7 @@ def test_r19_last_phase_laid_in_a_hand_no_one_goes_out_still_ends_the_game(rules
         [hand0, hand1],
         rules=cfg,
         table={0: layout},
-        phase_index=[idx, idx],
+        phases_completed=[idx, idx],
         scores=[500, 0],
         stage="play",
     )
@@ -460,7 +460,7 @@ def test_r20_advance_all_last_hand_ends_the_game_even_if_no_one_made_the_phase()
     game = build_game(
         [hand0, hand1],
         rules={"advance_all": True},
-        phase_index=[9, 9],
+        phases_completed=[9, 9],
         hand_number=10,
         scores=[0, 500],
         stage="play",

@@ -72,7 +72,7 @@ def test_r16_going_out_in_the_middle_of_several_hits():
     game = build_game(
         ["R8 R9", "B1"],
         table={0: [("run", 1, "R1 R2 R3 R4 R5 R6 W")]},
-        phase_index=[3, 0],
+        phases_completed=[3, 0],
         stage="play",
     )
     play(game, Hit(0, 0, c("R8")))
@@ -181,7 +181,7 @@ def test_r18_players_who_laid_their_phase_advance_the_others_repeat(start):
     game = build_game(
         ["B7", "R6", "G6 W"],
         table={0: LAYOUT_A[p0], 1: LAYOUT_B[p1]},
-        phase_index=list(start),
+        phases_completed=list(start),
         scores=[10, 20, 30],
         stage="play",
     )
@@ -189,13 +189,13 @@ def test_r18_players_who_laid_their_phase_advance_the_others_repeat(start):
     result = hand_ended(play(game, Discard(c("B7")))).result
     assert list(result.made_phase) == [True, True, False]
     assert list(result.phases_completed) == [p0 + 1, p1 + 1, p2]
-    assert list(game.phase_index) == [p0 + 1, p1 + 1, p2]
+    assert list(game.phases_completed) == [p0 + 1, p1 + 1, p2]
     assert [game.phase_of(s) for s in range(3)] == [p0 + 2, p1 + 2, p2 + 1]
     assert not any(game.laid)  # a new hand: nobody's phase is down yet
 
 
 def test_r18_player_repeating_a_phase_faces_the_same_requirements_next_hand():
-    game = build_game(["B7", "R6 R7 R8"], table={0: LAYOUT_A[1]}, phase_index=[1, 1], stage="play")
+    game = build_game(["B7", "R6 R7 R8"], table={0: LAYOUT_A[1]}, phases_completed=[1, 1], stage="play")
     before = game.requirements(1)
     hand_ended(play(game, Discard(c("B7"))))
     assert game.phase_of(1) == 2

@@ -23,10 +23,10 @@ TABLE = {
 }
 
 
-def _table_game(hand, current=0, stage="play", table=TABLE, phase_index=(1, 7), **kw):
+def _table_game(hand, current=0, stage="play", table=TABLE, phases_completed=(1, 7), **kw):
     other = "Y1 Y2"
     hands = [hand, other] if current == 0 else [other, hand]
-    return build_game(hands, table=table, phase_index=list(phase_index), stage=stage, current=current, **kw)
+    return build_game(hands, table=table, phases_completed=list(phases_completed), stage=stage, current=current, **kw)
 
 
 @pytest.mark.parametrize("name, fits", [("Y7", True), ("W", True), ("R8", False), ("G6", False), ("B1", False)])
@@ -86,7 +86,7 @@ def test_r14_a_wild_never_goes_past_1_or_12(run_cards, low, wild_low_ok, wild_hi
         table, phase, g = {0: [("set", 6, "G6 Y6 B6"), ("run", low, run_cards)]}, 1, 1
     else:  # phase 6: the run alone
         table, phase, g = {0: [("run", low, run_cards)]}, 5, 0
-    game = _table_game("W Y1 B12", table=table, phase_index=(phase, 0))
+    game = _table_game("W Y1 B12", table=table, phases_completed=(phase, 0))
     for low_end, ok in ((True, wild_low_ok), (False, wild_high_ok)):
         move = Hit(0, g, WILD, low_end=low_end)
         if ok:
@@ -123,7 +123,7 @@ def test_r14_hitting_before_own_phase_is_down_is_illegal():
     game = build_game(
         ["Y1 Y2", "Y7 R3 R8 W Y12"],
         table={0: [("set", 7, "R7 B7 G7"), ("run", 4, "R4 B5 G6 Y7")]},
-        phase_index=[1, 0],
+        phases_completed=[1, 0],
         current=1,
         stage="play",
     )
@@ -136,7 +136,7 @@ def test_r14_laying_down_then_hitting_in_the_same_turn():
     game = build_game(
         ["R9 B9 G9 R11 B11 G11 Y9 R10 Y12", "Y2 Y3"],
         table={1: [("set", 1, "G1 Y1 B1"), ("run", 6, "R6 R7 R8 R9")]},
-        phase_index=[0, 1],
+        phases_completed=[0, 1],
         stage="play",
     )
     # before the phase is down no hit is allowed, even one that fits

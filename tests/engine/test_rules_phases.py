@@ -7,6 +7,7 @@ from phase10_env.engine import (
     Draw,
     GroupKind,
     Hit,
+    IllegalMoveError,
     LayDown,
     Stage,
     build_game,
@@ -61,7 +62,7 @@ KIND_NAME = {GroupKind.SET: "set", GroupKind.RUN: "run", GroupKind.COLOUR: "colo
 
 
 def _on_phase(phase, hand, other="Y2 Y3 Y4", **kw):
-    return build_game([hand, other], phase_index=[phase - 1, 0], stage="play", discard="Y12", **kw)
+    return build_game([hand, other], phases_completed=[phase - 1, 0], stage="play", discard="Y12", **kw)
 
 
 # ---------------------------------------------------------------- R9
@@ -126,6 +127,14 @@ def test_r9_phase_2_is_not_two_sets():
     game = _on_phase(2, "R7 B7 G7 R9 B9 G9 Y9 Y1")
     assert_illegal(game, lay(SET(7, 3), SET(9, 4)))
     assert laydowns_in(game) == []
+
+
+def test_unsafe_apply_of_a_lay_down_the_hand_cannot_make_says_so():
+    """unsafe_apply trusts the caller; a lay-down naming no cards that the hand cannot fill still
+    stops with IllegalMoveError rather than deep inside the allocation."""
+    game = _on_phase(1, "R7 B7 G7 R9 B9 Y1 Y2 Y3")
+    with pytest.raises(IllegalMoveError, match="cannot make these groups"):
+        game.unsafe_apply(lay(SET(7, 3), SET(9, 3)))
 
 
 # ---------------------------------------------------------------- R10 groups
@@ -200,7 +209,7 @@ def test_r10_run_of_twelve_is_the_longest():
     game = build_game(
         ["W R1", "B1 B2"],
         table={0: [("run", 1, "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12")]},
-        phase_index=[5, 0],
+        phases_completed=[5, 0],
         stage="play",
     )
     assert hits_in(game) == []

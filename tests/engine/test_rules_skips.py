@@ -230,7 +230,7 @@ def test_r15_each_new_hand_starts_with_no_one_skipped(skip_rule):
         ["R7", "B1 B2 B3"],
         rules={"skip_rule": skip_rule},
         table={0: [("set", 7, "B7 G7 Y7"), ("set", 9, "R9 B9 G9")]},
-        phase_index=[0, 0],
+        phases_completed=[0, 0],
         skipped_this_hand=(1,),
         stage="play",
     )

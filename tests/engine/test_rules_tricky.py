@@ -28,7 +28,7 @@ def _on_phase(phase, hand, natural_rule="per_phase", other="Y2 Y3 Y4", **kw):
     return build_game(
         [hand, other],
         rules={"natural_rule": natural_rule},
-        phase_index=[phase - 1, 0],
+        phases_completed=[phase - 1, 0],
         stage="play",
         discard="G12",
         **kw,
@@ -110,7 +110,7 @@ def test_tricky_run_1_to_12_takes_no_more_cards():
     game = build_game(
         ["W B1 B12 B6 G1", "Y2 Y3"],
         table={0: [("run", 1, full)]},
-        phase_index=[5, 0],
+        phases_completed=[5, 0],
         stage="play",
     )
     assert hits_in(game) == []
@@ -124,7 +124,7 @@ def test_tricky_run_1_to_12_made_with_wilds_takes_no_more_cards():
     game = build_game(
         ["W Y1", "Y2 Y3"],
         table={0: [("run", 1, "W R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 W")]},
-        phase_index=[5, 0],
+        phases_completed=[5, 0],
         stage="play",
     )
     assert hits_in(game) == []
@@ -135,7 +135,7 @@ def test_tricky_run_4_to_7_takes_3_or_8_nothing_else(card):
     game = build_game(
         [card + " Y12", "Y2 Y3"],
         table={0: [("set", 10, "R10 B10 G10"), ("run", 4, "R4 R5 R6 R7")]},
-        phase_index=[1, 0],
+        phases_completed=[1, 0],
         stage="play",
     )
     move = Hit(0, 1, c(card))
@@ -150,7 +150,7 @@ def test_tricky_wild_declared_as_5_natural_5_still_does_not_fit(card):
     game = build_game(
         [card + " Y12", "Y2 Y3"],
         table={0: [("set", 10, "R10 B10 G10"), ("run", 4, "R4 W R6 R7")]},
-        phase_index=[1, 0],
+        phases_completed=[1, 0],
         stage="play",
     )
     move = Hit(0, 1, c(card))
@@ -169,7 +169,7 @@ def test_tricky_hitting_before_own_phase_is_down_is_illegal():
     game = build_game(
         ["R8 Y10 W S", "Y2 Y3"],
         table={1: [("set", 10, "R10 B10 G10"), ("run", 4, "R4 R5 R6 R7")]},
-        phase_index=[0, 1],
+        phases_completed=[0, 1],
         stage="play",
     )
     assert hits_in(game) == []
@@ -181,7 +181,7 @@ def test_tricky_laying_down_then_hitting_the_same_turn_is_legal():
     game = build_game(
         ["R1 B1 G1 R2 B2 G2 R8 Y10 S", "Y2 Y3"],
         table={1: [("set", 10, "R10 B10 G10"), ("run", 4, "R4 R5 R6 R7")]},
-        phase_index=[0, 1],
+        phases_completed=[0, 1],
         stage="play",
     )
     play(game, lay(SET(1, 3), SET(2, 3)))
@@ -191,7 +191,7 @@ def test_tricky_laying_down_then_hitting_the_same_turn_is_legal():
 
 
 def test_tricky_laying_down_every_card_goes_out_with_no_discard():
-    game = build_game(["G4 R5 B6 Y7 W R9 B10 G11 Y12", "Y2 Y3"], phase_index=[5, 0], stage="play")
+    game = build_game(["G4 R5 B6 Y7 W R9 B10 G11 Y12", "Y2 Y3"], phases_completed=[5, 0], stage="play")
     events = play(game, lay(RUN(4, 9)))
     result = hand_ended(events).result
     assert result.went_out == 0

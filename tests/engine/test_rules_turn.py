@@ -214,7 +214,7 @@ def test_r7_no_card_can_be_drawn_hand_ends_no_one_out_all_score_layers_advance(n
     game = build_game(
         hands,
         table=table,
-        phase_index=[0, 2] + ([4] if num_players == 3 else []),
+        phases_completed=[0, 2] + ([4] if num_players == 3 else []),
         scores=[20, 30] + ([40] if num_players == 3 else []),
         stage="play",
         current=0,
@@ -232,7 +232,7 @@ def test_r7_no_card_can_be_drawn_hand_ends_no_one_out_all_score_layers_advance(n
         [40 + expected_points[2]] if num_players == 3 else []
     )
     assert list(result.phases_completed) == [1, 2] + ([4] if num_players == 3 else [])
-    assert list(game.phase_index) == list(result.phases_completed)
+    assert list(game.phases_completed) == list(result.phases_completed)
     assert list(game.scores) == list(result.scores)
     assert game.hand_number == 2 and not game.is_over
 

@@ -35,7 +35,7 @@ def _on_phase(phase, hand, natural_rule="per_phase", other="Y2 Y3 Y4"):
     return build_game(
         [hand, other],
         rules={"natural_rule": natural_rule},
-        phase_index=[phase - 1, 0],
+        phases_completed=[phase - 1, 0],
         stage="play",
         discard="Y12",
     )
@@ -178,7 +178,7 @@ def test_r11_skip_cannot_be_hit_on_any_group(natural_rule):
         ["S R1", "Y2 Y3"],
         rules={"natural_rule": natural_rule},
         table={0: [("set", 7, "R7 B7 G7"), ("run", 3, "R3 R4 R5 R6")], 1: [("colour", 1, "B1 B2 B3 B4 B5 B6 B7")]},
-        phase_index=[1, 7],
+        phases_completed=[1, 7],
         stage="play",
     )
     for seat, group in ((0, 0), (0, 1), (1, 0)):
@@ -192,7 +192,7 @@ def test_r11_per_phase_all_wild_set_takes_hits_of_its_declared_number():
     game = build_game(
         ["R7 B7 G7 W W W R6 W Y12", "R1 G6"],
         table={1: [("set", 10, "R10 B10 G10"), ("set", 11, "R11 B11 G11")]},
-        phase_index=[0, 0],
+        phases_completed=[0, 0],
         stage="play",
         draw_top="R5",
     )
@@ -224,7 +224,7 @@ def test_r11_all_wild_group_laid_earlier_keeps_its_declared_value_for_other_play
     game = build_game(
         ["R5 R6 Y12", "B2 B3"],
         table={0: [("set", 9, "R9 B9 G9"), ("set", 5, "W W W")], 1: [("set", 1, "R1 B1 G1"), ("set", 2, "R2 G2 Y2")]},
-        phase_index=[0, 0],
+        phases_completed=[0, 0],
         current=1,
         stage="play",
     )
@@ -242,7 +242,7 @@ def test_r12_wild_declared_in_a_laid_down_run_keeps_that_number():
     game = build_game(
         ["R7 B7 G7 R4 W R6 Y7 Y3 Y12", "R1 G5"],
         table={1: [("set", 10, "R10 B10 G10"), ("set", 11, "R11 B11 G11")]},
-        phase_index=[1, 0],
+        phases_completed=[1, 0],
         stage="play",
         draw_top="B5",
     )
@@ -262,7 +262,7 @@ def test_r12_wild_hit_on_high_end_of_run_stands_for_the_next_number():
     game = build_game(
         ["W R8 B9 R3 Y12", "Y2 Y3"],
         table={0: [("set", 7, "R7 B7 G7"), ("run", 4, "R4 R5 R6 Y7")]},
-        phase_index=[1, 0],
+        phases_completed=[1, 0],
         stage="play",
     )
     play(game, Hit(0, 1, WILD))
@@ -277,7 +277,7 @@ def test_r12_wild_hit_on_low_end_of_run_stands_for_the_number_below():
     game = build_game(
         ["W R3 B2 R8 Y12", "Y2 Y3"],
         table={0: [("set", 7, "R7 B7 G7"), ("run", 4, "R4 R5 R6 Y7")]},
-        phase_index=[1, 0],
+        phases_completed=[1, 0],
         stage="play",
     )
     play(game, Hit(0, 1, WILD, low_end=True))
@@ -292,7 +292,7 @@ def test_r12_wild_in_colour_group_is_that_colour():
     game = build_game(
         ["W R3 B3 Y12", "Y2 Y3"],
         table={0: [("colour", 0, "R1 R5 W R9 R10 R11 R12")]},
-        phase_index=[7, 0],
+        phases_completed=[7, 0],
         stage="play",
     )
     play(game, Hit(0, 0, WILD))
@@ -305,7 +305,7 @@ def test_r12_wild_meaning_stays_for_the_rest_of_the_hand_across_turns():
     game = build_game(
         ["W R1 Y12", "B5 B8 G3 R11"],
         table={0: [("set", 11, "B11 G11 Y11"), ("run", 4, "R4 W R6 Y7")], 1: [("set", 1, "B1 G1 Y1"), ("set", 2, "R2 G2 Y2")]},
-        phase_index=[1, 0],
+        phases_completed=[1, 0],
         stage="play",
         current=0,
     )
@@ -326,7 +326,7 @@ def test_r12_wild_at_laydown_fills_the_declared_start_of_a_run():
     game = build_game(
         ["R1 R1 B1 R4 R5 R6 W Y12 Y11", "Y2 G2"],
         table={1: [("set", 10, "R10 B10 G10"), ("set", 11, "R11 B11 G11")]},
-        phase_index=[1, 0],
+        phases_completed=[1, 0],
         stage="play",
         draw_top="B3",
     )

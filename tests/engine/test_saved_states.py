@@ -57,7 +57,7 @@ def _played_until(rules: dict[str, Any] | None, reached, seed: int = 1) -> Game:
 def _replay_won() -> Game:
     """R19: a tie replay between seats 0 and 2, which seat 0 wins by going out."""
     game = build_game(["Y1", "", "R9 B9 W"], table={0: [("set", 4, "R4 B4 G4 Y4 W"), ("set", 2, "R2 B2 W")]},
-                      phase_index=[10, 4, 10], active=[True, False, True], replay=True, stage="play")
+                      phases_completed=[10, 4, 10], active=[True, False, True], replay=True, stage="play")
     game.apply(Discard(parse_card("Y1")))
     return game
 
@@ -106,6 +106,34 @@ def laid_seat(data: dict[str, Any]) -> int:
 def test_saved_states_of_real_games_load_and_save_unchanged(base):
     data = state(base)
     assert Game.from_json(data).to_json() == data
+
+
+def version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` as format version 1 wrote it: each player's phases completed under "phase_index"."""
+    old = copy.deepcopy(data)
+    old["version"] = 1
+    for player in old["players"]:
+        player["phase_index"] = player.pop("phases_completed")
+    return old
+
+
+@pytest.mark.parametrize("base", ["two_hands", "over", "over_replay"])
+def test_version_1_states_load_as_the_same_game_and_save_as_version_2(base):
+    data = state(base)
+    assert data["version"] == 2 and any(p["phases_completed"] for p in data["players"])
+    assert Game.from_json(version_1(data)).to_json() == data
+
+
+def test_each_version_names_the_phases_completed_its_own_way():
+    data = state("two_hands")
+    mixed = version_1(data)
+    mixed["version"] = 2
+    refused(mixed, "players[0]", "phases_completed")
+    old_name_new_key = copy.deepcopy(data)
+    old_name_new_key["version"] = 1
+    refused(old_name_new_key, "players[0]", "phase_index")
+    data["version"] = 3
+    refused(data, "version 1 or 2", "version 3")
 
 
 # --------------------------------------------------------------------------- 1. R7
@@ -276,7 +304,7 @@ def _more_points_than_score(data):
 
 def _phases_not_those_of_the_players(data):
     assert not any(p["laid"] for p in data["players"])
-    data["players"][0]["phase_index"] -= 1
+    data["players"][0]["phases_completed"] -= 1
 
 
 def _history_of_a_later_hand(data):
@@ -427,11 +455,11 @@ def test_built_positions_may_hold_any_number_of_cards_and_say_so():
 
 def test_built_positions_still_follow_the_rules_of_the_game():
     replay = build_game(["Y1", "", "R9 B9 W"], table={0: [("set", 4, "R4 B4 G4 Y4 W"), ("set", 2, "R2 B2 W")]},
-                        phase_index=[10, 4, 10], active=[True, False, True], replay=True).to_json()
+                        phases_completed=[10, 4, 10], active=[True, False, True], replay=True).to_json()
     replay["players"][1]["skipped_this_hand"] = True
     refused(replay, "seat 1 sits out the tie replay but holds cards, groups or Skips of this hand")
     with pytest.raises(ValueError, match=r"an advance_all game in which a seat completed all 3 phases is over \(R20\)"):
-        build_game(["R1", "R2"], rules={"advance_all": True, "phases_to_win": 3}, phase_index=[3, 2])
+        build_game(["R1", "R2"], rules={"advance_all": True, "phases_to_win": 3}, phases_completed=[3, 2])
 
 
 # ------------------------------------------------------------ 4. the end of the game
@@ -474,7 +502,7 @@ def _went_out_without_making_the_phase(data):
 
 
 def _winner_still_on_its_phase(data):
-    data["players"][data["winners"][0]]["phase_index"] = 0
+    data["players"][data["winners"][0]]["phases_completed"] = 0
 
 
 def _advance_all_over_a_hand_early(data):
@@ -758,5 +786,5 @@ def test_advance_all_started_mid_list_ends_once_the_list_is_played_out() -> None
     while not game.is_over:
         legal = game.legal_moves()
         game.apply(legal[int(rng.integers(len(legal)))])
-    assert game.hand_number == 2 and game.phase_index == [10, 10]
+    assert game.hand_number == 2 and game.phases_completed == [10, 10]
     assert Game.from_json(game.to_json()).winners == game.winners

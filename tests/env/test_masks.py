@@ -103,7 +103,7 @@ def test_the_issue_position_lets_the_player_keep_the_red_four_and_go_out() -> No
     colour group. It lays G9 B9 Y9 and the run B4 R5 R6 R7, hits R4 on the red group, discards
     Y12 and goes out (R10, R12-R14, R16)."""
     game = build_game(["R4 B4 R5 R6 R7 G9 B9 Y9 Y12", "B1 B2 B3 B5 B6 B7 B8 B10 B11 B12"], discard="G12",
-                      phase_index=[1, 7], table={1: [("colour", 0, "R1 R2 R3 R8 R10 R11 R12")]})
+                      phases_completed=[1, 7], table={1: [("colour", 0, "R1 R2 R3 R8 R10 R11 R12")]})
     env = raw_env(num_players=2)
     env.reset(options={"state": game.to_json()})
     env.step(MELD_IDS[Meld(0, 9, 3)])

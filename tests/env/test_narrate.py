@@ -54,13 +54,13 @@ def test_a_skip_names_its_target_and_the_turn_it_costs():
 
 
 def test_a_lay_down_shows_the_groups_laid():
-    game = build_game(["R9 B9 W R4 B5 G6 Y7 R1", "B1 B2 B8", "G1 G2"], phase_index=[1, 0, 0], current=0)
+    game = build_game(["R9 B9 W R4 B5 G6 Y7 R1", "B1 B2 B8", "G1 G2"], phases_completed=[1, 0, 0], current=0)
     lines = said(game, 1, LayDown((Meld(GroupKind.SET, 9, 3), Meld(GroupKind.RUN, 4, 4))))
     assert lines == ["ann laid down a set of three 9s (R9 B9 W) and a run 4-7 (R4 B5 G6 Y7)"]
 
 
 def test_hits_say_card_owner_group_and_what_a_wild_stands_for():
-    game = build_game(["G8 W B3 R1", "B1 B2", "G1 G2"], phase_index=[1, 1, 0], current=0,
+    game = build_game(["G8 W B3 R1", "B1 B2", "G1 G2"], phases_completed=[1, 1, 0], current=0,
                       table={0: [("set", 3, "R3 G3 Y3"), ("run", 8, "R8 B9 G10 Y11")],
                              1: [("set", 5, "R5 B5 G5"), ("run", 4, "R4 B5 G6 Y7")]})
     assert said(game, 1, Hit(1, 1, parse_card("G8"))) == ["ann hit G8 on your run 4-7"]

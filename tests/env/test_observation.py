@@ -56,7 +56,7 @@ def test_layout_is_consistent() -> None:
 
 def test_observation_shows_own_hand_top_discard_and_seats_from_own_side() -> None:
     game = build_game(["R7 B7 W", "G1 G2 G3 G4", "Y5 Y6"], discard="B12", current=1, stage="draw",
-                      scores=[10, 20, 30], phase_index=[0, 1, 2])
+                      scores=[10, 20, 30], phases_completed=[0, 1, 2])
     env = raw_env(num_players=3)
     env.reset(options={"state": game.to_json()})
     obs = env.observe("player_1")["observation"]

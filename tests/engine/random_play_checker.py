@@ -1,4 +1,5 @@
-"""Random legal play over many games, all player counts (2-6) and rule variants, checking the
+"""Helpers for the random-play tests (``test_random_*``): the independent checker of random
+legal play over many games, all player counts (2-6) and rule variants, checking the
 rules' invariants after every move against an independent bookkeeping of the game (RULES.md).
 
 What is checked (the full checker, ``Checker(level="full")``):
@@ -25,16 +26,13 @@ test (thousands of games with the cheap checks).
 
 from __future__ import annotations
 
-import copy
 import json
-import time
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck
 
 import phase10_env.engine as engine
 from phase10_env.engine import (
@@ -46,17 +44,14 @@ from phase10_env.engine import (
     Draw,
     Game,
     GameEnded,
-    GameRecord,
     GroupKind,
     HandEnded,
     Hit,
     IllegalMoveError,
     LayDown,
     Meld,
-    RulesConfig,
     TieReplay,
     TurnLost,
-    load_rules,
 )
 from tests.engine import reference as ref
 
@@ -457,7 +452,7 @@ class Checker:
         pre_sizes = (len(game.draw_pile), len(game.discard_pile))
         pre_discard = list(game.discard_pile) if self.full else None
         pre_scores = list(game.scores)
-        pre_phase = list(game.phase_index)
+        pre_phase = list(game.phases_completed)
         pre_hand_number = game.hand_number
         pre_draw = list(game.draw_pile) if self.full else None
         pre_groups = [[(g.kind, g.value, list(g.cards)) for g in row] for row in game.table] if self.full else None
@@ -497,7 +492,7 @@ class Checker:
 
         if not hand_end:
             assert game.scores == pre_scores, "scores change only at the end of a hand (R17)"
-            assert game.phase_index == pre_phase, "phases change only at the end of a hand (R18)"
+            assert game.phases_completed == pre_phase, "phases change only at the end of a hand (R18)"
             assert game.hand_number == pre_hand_number
             assert not any(isinstance(e, (GameEnded, TieReplay)) for e in events)
             if isinstance(move, Discard):
@@ -538,8 +533,8 @@ class Checker:
             for s in range(self.n):
                 if self.active[s] and (self.laid[s] or advance_all):
                     self.phases_done[s] += 1
-        assert list(res.phases_completed) == self.phases_done == game.phase_index, (
-            f"R18 phases: engine {game.phase_index}, rules {self.phases_done} (laid {self.laid}, before {pre_phase})")
+        assert list(res.phases_completed) == self.phases_done == game.phases_completed, (
+            f"R18 phases: engine {game.phases_completed}, rules {self.phases_done} (laid {self.laid}, before {pre_phase})")
 
         verdict, seats = r19_r20_verdict(advance_all=advance_all, phases_to_win=self.ptw, replay=self.replay,
                                          phases_done=self.phases_done, scores=self.scores, went_out=res.went_out,
@@ -643,441 +638,3 @@ class Checker:
         assert game.is_over
         with pytest.raises(IllegalMoveError):
             game.apply(Draw(False))
-
-
-# --------------------------------------------------------------------------- playing
-
-
-def rules_for(variant, phases_to_win=None) -> RulesConfig:
-    if isinstance(variant, RulesConfig):
-        return variant
-    return load_rules(variant, phases_to_win=phases_to_win) if phases_to_win else load_rules(variant)
-
-
-def play_plain(n: int, rules: RulesConfig, seed: int, cap: int = MOVE_CAP) -> tuple[Game, int]:
-    """Random legal play with no checks (the choices depend only on ``seed``)."""
-    game = Game(n, rules, seed=seed)
-    rng = np.random.default_rng([seed, 1])
-    moves = 0
-    while not game.is_over:
-        legal = game.legal_moves()
-        game.apply(legal[int(rng.integers(len(legal)))])
-        moves += 1
-        assert moves <= cap, f"game of {n} players, rules {rules}, seed {seed} exceeds {cap} moves"
-    return game, moves
-
-
-def play_checked(n: int, rules: RulesConfig, seed: int, *, snapshots: int = 2, level: str = "full",
-                 probe_rate: float = 0.02, laydown_rate: float = 0.05, tie_loads: list | None = None) -> Game:
-    """One random game with every check; also save/load, determinism and record replay.
-    With ``tie_loads`` (a list), the state at the start of every tie replay is also saved and
-    loaded; a state that does not load is noted in the list (the game plays on)."""
-    game = Game(n, rules, seed=seed)
-    rng = np.random.default_rng([seed, 1])
-    check_rng = np.random.default_rng([seed, 2])  # for probes, so the moves match play_plain
-    checker = Checker(game, check_rng, level=level, probe_rate=probe_rate, laydown_rate=laydown_rate)
-    snaps = []  # (move index, clone)
-    snap_prob = snapshots / 400.0
-    full = level == "full"
-    if full:
-        snaps.append((0, saved_and_loaded(game)[1]))
-    moves = []
-    try:
-        while not game.is_over:
-            legal = game.legal_moves()
-            assert legal
-            move = legal[int(rng.integers(len(legal)))]
-            if full and len(snaps) <= snapshots and check_rng.random() < snap_prob:
-                try:
-                    state, clone = saved_and_loaded(game)
-                except ValueError as e:
-                    raise AssertionError(f"the state after move {len(moves)} does not load back: {e}") from e
-                assert clone.to_json() == state, "from_json(to_json()) is not the same state"
-                assert clone.legal_moves() == legal, "a loaded game offers other moves"
-                snaps.append((len(moves), clone))
-                STATS["snapshots"] += 1
-            events = checker.step(move)
-            moves.append(move)
-            if tie_loads is not None and any(isinstance(e, TieReplay) for e in events):
-                try:
-                    state, clone = saved_and_loaded(game)
-                except ValueError as e:
-                    tie_loads.append(f"{n} players, rules {rules.to_dict()}, seed {seed}, after move {len(moves)}: {e}")
-                else:
-                    assert clone.to_json() == state
-                    snaps.append((len(moves), clone))
-            assert len(moves) <= MOVE_CAP, f"game exceeds {MOVE_CAP} moves: {n} players, {rules}, seed {seed}"
-    except AssertionError as e:
-        raise AssertionError(f"[{n} players, rules {rules.to_dict()}, seed {seed}, move {len(moves)}: "
-                             f"{game!r}] {e}") from e
-    STATS["games"] += 1
-    STATS[f"games_{n}p"] += 1
-    checker.finish_checks()
-    if not full:
-        return game
-    final = game.to_json()
-    validate_schema(final)
-    # save / load continues identically
-    for idx, clone in snaps:
-        for m in moves[idx:]:
-            clone.apply(m)
-        assert clone.to_json() == final, f"a game loaded after move {idx} plays on differently (seed {seed})"
-    # the record replays to the same state, also through JSON
-    assert game.record.moves == moves
-    assert game.record.replay().to_json() == final
-    rec = GameRecord.from_json(json.loads(json.dumps(game.record.to_json())))
-    assert rec.replay().to_json() == final
-    if snaps and len(snaps) > 1:
-        idx, clone = snaps[-1]
-        assert clone.record.replay().to_json() == final, "a loaded game's record does not replay"
-    return game
-
-
-def check_same_seed(n: int, rules: RulesConfig, seed: int, game: Game) -> None:
-    again, moves = play_plain(n, rules, seed)
-    assert again.to_json() == game.to_json(), "the same seed and choices gave another game"
-    assert again.record.moves == game.record.moves
-
-
-# --------------------------------------------------------------------------- strategies
-
-short_named = st.builds(lambda name, k: (name, k),
-                        st.sampled_from(VARIANTS),
-                        st.integers(1, 3))
-
-
-@st.composite
-def short_rules(draw) -> RulesConfig:
-    """Mostly short games: a named variant cut to 1-3 phases, or a custom list of phases."""
-    if draw(st.integers(0, 2)) == 0:
-        phases = draw(st.lists(st.integers(1, 10), min_size=1, max_size=4))
-        k = draw(st.integers(1, min(3, len(phases))))
-        extra = draw(st.fixed_dictionaries({
-            "natural_rule": st.sampled_from(["per_phase", "per_group"]),
-            "skip_rule": st.sampled_from(["not_twice_in_a_row", "pending_only", "once_per_hand"]),
-            "advance_all": st.sampled_from([False, False, True]),
-        }))
-        return RulesConfig(phases=phases, phases_to_win=k, **extra)
-    name, k = draw(short_named)
-    if name == "even_phases":
-        k = min(k, 2)
-    return load_rules(name, phases_to_win=k)
-
-
-# --------------------------------------------------------------------------- the tests
-
-
-@settings(max_examples=450, **HYP)
-@given(rules=short_rules(), seed=st.integers(0, 2**32 - 1))
-def test_random_short_games(rules, seed):
-    n = 2 + ((seed * 0x9E3779B1) >> 20) % 5  # about uniform over 2-6 (hypothesis would favour 2)
-    game = play_checked(n, rules, seed)
-    STATS["short_games"] += 1
-    if seed % 4 == 0:
-        check_same_seed(n, rules, seed, game)
-
-
-FULL_GAMES = [
-    (2, "default", 11), (3, "strict_naturals", 12), (4, "even_phases", 13), (5, "advance_all", 14),
-    (6, "short_game", 15), (2, "skip_once_per_hand", 16), (3, "skip_pending_only", 17),
-]
-
-
-@pytest.mark.parametrize("n, variant, seed", FULL_GAMES)
-def test_random_full_games(n, variant, seed):
-    rules = load_rules(variant)
-    game = play_checked(n, rules, seed, snapshots=3, probe_rate=0.01, laydown_rate=0.01)
-    STATS["full_games"] += 1
-    check_same_seed(n, rules, seed, game)
-
-
-def test_same_seed_same_game_every_variant():
-    for i, variant in enumerate(VARIANTS):
-        rules = load_rules(variant, phases_to_win=1)
-        for n in range(2, 7):
-            a, _ = play_plain(n, rules, 1000 + i * 10 + n)
-            b, _ = play_plain(n, rules, 1000 + i * 10 + n)
-            assert a.to_json() == b.to_json()
-            assert a.record.replay().to_json() == a.to_json()
-            STATS["games"] += 2
-            STATS["determinism_games"] += 2
-
-
-def test_moves_naming_no_card_raise_illegal_move_error():
-    """A move naming something that is no card (kind -1, 50, 99) or no seat is illegal: apply
-    must raise IllegalMoveError (and change nothing), like for any other illegal move."""
-    game = Game(3, seed=4)
-    game.apply(Draw(False))
-    before = game.to_json()
-    bad_moves = [Discard(-1), Discard(50), Discard(99), Hit(0, 0, 50), Hit(0, 0, -1), Hit(7, 0, WILD),
-                 Discard(SKIP, 7)]
-    failures = []
-    for m in bad_moves:
-        assert not game.is_legal(m)
-        try:
-            game.apply(m)
-        except IllegalMoveError:
-            pass
-        except Exception as e:  # noqa: BLE001
-            failures.append(f"{m!r}: {type(e).__name__}: {e}")
-        else:
-            failures.append(f"{m!r} was applied")
-        assert game.to_json() == before
-    assert not failures, "illegal moves not reported as IllegalMoveError: " + "; ".join(failures)
-
-
-# --------------------------------------------------------------------------- malformed states
-
-
-def _state_at(n: int, rules: RulesConfig, seed: int, steps: int) -> dict:
-    """The state after ``steps`` random moves, or the last one before the game ended (finished
-    games are tested on their own in test_finished_game_state_round_trips)."""
-    game = Game(n, rules, seed=seed)
-    rng = np.random.default_rng([seed, 1])
-    state = game.to_json()
-    for _ in range(steps):
-        legal = game.legal_moves()
-        game.apply(legal[int(rng.integers(len(legal)))])
-        if game.is_over:
-            break
-        state = game.to_json()
-    return state
-
-
-def _places_with_cards(d: dict):
-    """(container list, index) pairs of every card in the state."""
-    out = [(d["draw_pile"], i) for i in range(len(d["draw_pile"]))]
-    out += [(d["discard_pile"], i) for i in range(len(d["discard_pile"]))]
-    for p in d["players"]:
-        out += [(p["hand"], i) for i in range(len(p["hand"]))]
-        for g in p["table"]:
-            out += [(g["cards"], i) for i in range(len(g["cards"]))]
-    return out
-
-
-def _card_lists(d: dict):
-    lists = [d["draw_pile"], d["discard_pile"]]
-    for p in d["players"]:
-        lists.append(p["hand"])
-    return lists
-
-
-CORRUPTIONS = [
-    "remove_card", "duplicate_card", "phase_index_high", "phase_index_negative", "phase_index_type",
-    "unknown_top_key", "unknown_player_key", "unknown_group_key", "missing_key", "score_type", "score_negative",
-    "laid_type", "hand_type", "card_name", "current_high", "current_negative", "current_type", "dealer_high",
-    "stage_name", "num_players_mismatch", "players_type", "group_wrong_card", "winners_while_playing",
-    "rules_unknown_option", "format", "replace_card",
-]
-
-
-def corrupt(d: dict, how: str, rng: np.random.Generator) -> dict | None:
-    """A copy of state ``d`` broken in one way, or None if this state cannot be broken that way."""
-    d = copy.deepcopy(d)
-    n = d["num_players"]
-    players = d["players"]
-    s = int(rng.integers(n))
-    if how == "remove_card":
-        spots = _places_with_cards(d)
-        lst, i = spots[int(rng.integers(len(spots)))]
-        del lst[i]
-    elif how == "duplicate_card":
-        spots = _places_with_cards(d)
-        lst, i = spots[int(rng.integers(len(spots)))]
-        dest = _card_lists(d)[int(rng.integers(len(_card_lists(d))))]
-        dest.append(lst[i])
-    elif how == "replace_card":
-        # swap one card for another kind: one kind one short, the other one over
-        lists = [lst for lst in _card_lists(d) if lst]
-        lst = lists[int(rng.integers(len(lists)))]
-        i = int(rng.integers(len(lst)))
-        lst[i] = "W" if lst[i] != "W" else "R1"
-    elif how == "phase_index_high":
-        players[s]["phase_index"] = d["rules"]["phases_to_win"] + int(rng.integers(1, 5)) if d["rules"]["phases_to_win"] else 11
-    elif how == "phase_index_negative":
-        players[s]["phase_index"] = -1
-    elif how == "phase_index_type":
-        players[s]["phase_index"] = [str(players[s]["phase_index"]), 0.5, None, True][int(rng.integers(4))]
-    elif how == "unknown_top_key":
-        d["colour_of_the_table"] = "green"
-    elif how == "unknown_player_key":
-        players[s]["nickname"] = "Ann"
-    elif how == "unknown_group_key":
-        groups = [g for p in players for g in p["table"]]
-        if not groups:
-            return None
-        groups[int(rng.integers(len(groups)))]["owner"] = 0
-    elif how == "missing_key":
-        keys = sorted(d)
-        del d[keys[int(rng.integers(len(keys)))]]
-    elif how == "score_type":
-        players[s]["score"] = [str(players[s]["score"]), float(players[s]["score"]) + 0.5, None][int(rng.integers(3))]
-    elif how == "score_negative":
-        players[s]["score"] = -5
-    elif how == "laid_type":
-        players[s]["laid"] = [1, "yes", None][int(rng.integers(3))]
-    elif how == "hand_type":
-        players[s]["hand"] = " ".join(players[s]["hand"]) or "R1"
-    elif how == "card_name":
-        lists = [lst for lst in _card_lists(d) if lst]
-        lst = lists[int(rng.integers(len(lists)))]
-        lst[int(rng.integers(len(lst)))] = ["R13", "X7", "R0", "", "Wild"][int(rng.integers(5))]
-    elif how == "current_high":
-        d["current"] = n + int(rng.integers(0, 3))
-    elif how == "current_negative":
-        d["current"] = -1
-    elif how == "current_type":
-        d["current"] = [str(d["current"]), float(d["current"]), None][int(rng.integers(3))]
-    elif how == "dealer_high":
-        d["dealer"] = n
-    elif how == "stage_name":
-        d["stage"] = "discard"
-    elif how == "num_players_mismatch":
-        d["num_players"] = n + 1 if n < 6 else n - 1
-    elif how == "players_type":
-        d["players"] = {str(i): p for i, p in enumerate(players)}
-    elif how == "group_wrong_card":
-        spots = [(g, i) for p in players for g in p["table"] for i, c in enumerate(g["cards"]) if c != "W"]
-        if not spots:
-            return None
-        g, i = spots[int(rng.integers(len(spots)))]
-        # a natural card that breaks the group: another number (set / run) or another colour
-        c = engine.parse_card(g["cards"][i])
-        num, col = ref.number_of(c), ref.colour_of(c)
-        if g["kind"] == "colour":
-            new = engine.card(num, (col + 1) % 4)
-        else:
-            new = engine.card(num % 12 + 1, col)
-        g["cards"][i] = engine.card_name(new)
-    elif how == "winners_while_playing":
-        if d["stage"] == "game_over":
-            d["winners"] = []
-        else:
-            d["winners"] = [0]
-    elif how == "rules_unknown_option":
-        d["rules"]["house_rule"] = True
-    elif how == "format":
-        d["version"] = 99
-    else:
-        raise AssertionError(how)
-    return d
-
-
-@settings(max_examples=300, **HYP)
-@given(n=st.integers(2, 6), variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32 - 1),
-       steps=st.integers(0, 600), how=st.sampled_from(CORRUPTIONS))
-def test_malformed_states_are_rejected(n, variant, seed, steps, how):
-    rules = load_rules(variant, phases_to_win=2) if variant != "even_phases" else load_rules(variant)
-    state = _state_at(n, rules, seed, steps)
-    try:
-        Game.from_json(state)
-    except ValueError:
-        # A reachable state that does not load is a bug of its own, caught by the round-trip
-        # tests (test_tie_replays_..., test_finished_game_...); here we need a loadable one.
-        STATS["malformed_base_not_loadable"] += 1
-        assume(False)
-    bad = corrupt(state, how, np.random.default_rng([seed, 3]))
-    if bad is None:
-        return
-    try:
-        Game.from_json(bad)
-    except ValueError:
-        STATS["malformed_rejected"] += 1
-        return
-    except Exception as e:  # noqa: BLE001
-        raise AssertionError(f"corruption {how!r} raised {type(e).__name__}: {e} instead of ValueError") from e
-    raise AssertionError(f"corruption {how!r} of a {n}-player {variant} state (seed {seed}, {steps} steps) loaded without error")
-
-
-def test_finished_game_state_round_trips():
-    """Saving and loading must work for every state to_json writes, the final one included:
-    ``Game.from_json(game.to_json())`` of a finished game gives the same state back."""
-    failures = []
-    played = 0
-    for i, (variant, k) in enumerate([(v, k) for v in VARIANTS for k in (1, 2, 3)]):
-        for n in range(2, 7):
-            seed = 500 + 10 * i + n
-            rules = load_rules(variant, phases_to_win=k)
-            game, _ = play_plain(n, rules, seed)
-            played += 1
-            try:
-                final, again = saved_and_loaded(game)
-            except ValueError as e:
-                failures.append(f"{n} players, {variant} phases_to_win={k}, seed {seed}: {e}")
-                continue
-            if again.to_json() != final:
-                failures.append(f"{n} players, {variant} phases_to_win={k}, seed {seed}: loads as another state")
-    STATS["games"] += played
-    STATS["round_trip_games"] += played
-    assert not failures, f"{len(failures)} of {played} finished games do not load back:\n" + "\n".join(failures[:8])
-
-
-def test_tie_replays_play_and_load():
-    """R19 tie replays: find games (3-6 players, two phases) that reach one, play them again with
-    every check, and save / load the state at the start of each replay."""
-    rules = load_rules("default", phases_to_win=2)
-    found = []
-    for n in range(3, 7):
-        for seed in range(40):
-            game, _ = play_plain(n, rules, seed)
-            STATS["games"] += 1
-            if game.history and len(game.history) > 1 and any(not a for a in game.active):
-                found.append((n, seed))
-    assert len(found) >= 4, f"too few tie replays to test: {found}"
-    failures: list[str] = []
-    for n, seed in found:
-        play_checked(n, rules, seed, tie_loads=failures)
-        STATS["tie_games_checked"] += 1
-    assert not failures, (f"{len(failures)} of {len(found)} tie-replay states do not load back "
-                          f"(R19 replay, save/load):\n" + "\n".join(failures[:6]))
-
-
-def test_saved_states_follow_the_published_schema():
-    validate_schema(Game(3, seed=5).to_json())
-
-
-# --------------------------------------------------------------------------- the long run
-
-
-@pytest.mark.slow
-def test_thousands_of_random_games():
-    """Thousands of games, all player counts and variants, some full-length, cheap checks."""
-    t0 = time.time()
-    games = moves = 0
-    rng = np.random.default_rng(20240601)
-    configs = []
-    for variant in VARIANTS:
-        for k in (1, 2, 3):
-            configs.append(rules_for(variant, k))
-    for _ in range(30):
-        phases = [int(p) for p in rng.integers(1, 11, size=int(rng.integers(1, 6)))]
-        configs.append(RulesConfig(phases=phases, phases_to_win=int(rng.integers(1, len(phases) + 1)),
-                                   advance_all=bool(rng.random() < 0.3),
-                                   natural_rule=str(rng.choice(["per_phase", "per_group"])),
-                                   skip_rule=str(rng.choice(["not_twice_in_a_row", "pending_only", "once_per_hand"]))))
-    full_configs = [load_rules(v) for v in VARIANTS]
-    seed = 0
-    for _ in range(12):
-        for n in range(2, 7):
-            for rules in configs:
-                seed += 1
-                game = play_checked(n, rules, seed, level="cheap")
-                games += 1
-                moves += len(game.record.moves)
-            for rules in full_configs:
-                seed += 1
-                game = play_checked(n, rules, seed, level="cheap")
-                games += 1
-                moves += len(game.record.moves)
-    dt = time.time() - t0
-    print(f"\n[slow random play] {games} games, {moves} moves in {dt:.0f} s; "
-          f"tie replays {STATS['tie_replays']}, hands without going out {STATS['hands_without_going_out']}")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _report():
-    t0 = time.time()
-    yield
-    keys = sorted(k for k in STATS if k not in ("games", "moves"))
-    print(f"\n[random play] {STATS['games']} games, {STATS['moves']} checked moves in {time.time() - t0:.1f} s; "
-          + ", ".join(f"{k} {STATS[k]}" for k in keys))
