@@ -1,9 +1,12 @@
 """The ``phase10`` command: evaluate agents, play at the terminal, replay a saved game, benchmark.
 
     phase10 eval --agents heuristic random --games 1000 --json results.json
+    phase10 ladder --agents random heuristic mcts --games 200 --table-players 3 --table-games 36
     phase10 play --agents human heuristic --save game.json
     phase10 replay game.json
     phase10 bench --seconds 80
+    phase10 benchmark --algo ppo --task OneHand-2p-Heuristic-v0 --seeds 5
+    phase10 benchmark-report results/benchmark/*__*.json
 """
 
 from __future__ import annotations
@@ -66,6 +69,32 @@ def cmd_eval(args: argparse.Namespace) -> None:
     if args.plot:
         result.plot(args.plot)
         print(f"wrote {args.plot}")
+
+
+def cmd_ladder(args: argparse.Namespace) -> None:
+    from .evaluation.ladder import can_plot, run_ladder
+
+    plot = None if args.no_plot else args.plot
+    if plot and not can_plot():
+        raise SystemExit("error: the ladder's PNG needs matplotlib (in the train extra: pip install -e \".[train]\"); "
+                         "--no-plot skips it")
+    try:
+        result = run_ladder(args.agents, args.games, args.table_players, args.table_games, args.seed, _rules(args),
+                            args.workers, max_steps=args.max_steps)
+    except ValueError as e:
+        raise SystemExit(f"error: {e}") from None
+    table = result.markdown()
+    print(table)
+    if args.json:
+        result.save_json(args.json)
+        print(f"wrote {args.json}")
+    if plot:
+        result.plot(plot)
+        print(f"wrote {plot}")
+    if args.markdown:
+        Path(args.markdown).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.markdown).write_text(table + "\n", encoding="utf-8")
+        print(f"wrote {args.markdown}")
 
 
 def play_at_terminal(env: Any, policies: dict[str, Any], delay: float, verbose: bool = False,
@@ -321,6 +350,32 @@ def build_parser() -> argparse.ArgumentParser:
                         f"the bots); none given: the page asks. {agents_help}")
     p.add_argument("--seed", type=int, default=None, help="seed of that game's deal (none given: a random deal)")
     p.set_defaults(func=cmd_serve)
+
+    p = command("ladder", "play every pair of agents (and multi-player tables) and rate them",
+                "Play every pair of agents head to head, seats and first deal rotated, and every table of "
+                "--table-players of them; report pairwise win rates with 95% intervals and an OpenSkill "
+                "rating per agent from every game's finishing order.")
+    p.add_argument("--agents", nargs="+", default=["random", "ppo:models/default.zip", "heuristic",
+                                                   "ppo:models/strong.zip", "mcts"],
+                   help=f"the agents to rank, at least two, each named once; {agents_help}")
+    p.add_argument("--games", type=int, default=200, help="games per pair (a multiple of 4)")
+    p.add_argument("--table-players", type=int, default=4,
+                   help="also play every table of this many agents (3-6; 0: pairs only); needs that many agents")
+    p.add_argument("--table-games", type=int, default=64,
+                   help="games per multi-player table (a multiple of the table's players squared)")
+    p.add_argument("--seed", type=int, default=0, help="the ladder's seed (the same seed gives the same results)")
+    p.add_argument("--workers", type=int, default=None, help="processes to play on (none given: all cores)")
+    p.add_argument("--max-steps", type=int, default=200_000, help="a game stops unfinished after this many actions")
+    p.add_argument("--json", default="results/ladder.json", help="write the results as JSON here")
+    p.add_argument("--plot", default="results/ladder.png", help="write the heatmap and ratings PNG here")
+    p.add_argument("--no-plot", action="store_true", help="write no PNG (needs no matplotlib)")
+    p.add_argument("--markdown", help="also write the Markdown table here")
+    _add_rules_args(p)
+    p.set_defaults(func=cmd_ladder)
+
+    from .benchmark.cli import add_commands
+
+    add_commands(command)
     return parser
 
 
