@@ -86,6 +86,21 @@ def load_policy(path: str | Path):
     return policy
 
 
+def save_policy(policy, path: str | Path, half: bool = True) -> Path:
+    """Write ``policy``'s weights alone (no optimizer state; float16 with ``half``, which
+    halves the file) as a zip that :func:`load_policy` and ``ppo:PATH`` read like any saved
+    model."""
+    from stable_baselines3.common.save_util import save_to_zip_file
+
+    state = {k: v.half() if half and v.is_floating_point() else v for k, v in policy.state_dict().items()}
+    data = {"policy_class": type(policy), "observation_space": policy.observation_space,
+            "action_space": policy.action_space, "policy_kwargs": {"net_arch": policy.net_arch}}
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_to_zip_file(path, data=data, params={"policy": state}, pytorch_variables={})
+    return path
+
+
 class PPOAgent(PolicyNetAgent):
     """A saved sb3 / sb3-contrib model (``ppo:PATH``); deterministic by default."""
 

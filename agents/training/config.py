@@ -44,6 +44,7 @@ class PPOSettings:
     vf_coef: float = 0.5
     clip_range: float = 0.2
     max_grad_norm: float = 0.5
+    kl_coef: float = 0.0  # > 0: after each update, pull the policy toward the one PPO started from (see AnchoredMaskablePPO)
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
 
 
@@ -236,7 +237,12 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
         key, sep, value = item.partition("=")
         if not sep:
             raise ValueError(f"an override is key=value (e.g. ppo.learning_rate=1e-4), not {item!r}")
-        _set_path(data, key.strip(), yaml.safe_load(value))
+        try:
+            parsed = yaml.safe_load(value)
+        except yaml.YAMLError as e:
+            raise ValueError(f"override {item!r}: the value is not YAML ({e.__class__.__name__}); quote it whole, "
+                             f"e.g. 'opponents.pool={{heuristic: 1.0}}'") from None
+        _set_path(data, key.strip(), parsed)
     try:
         return _build(TrainConfig, data, "")
     except (TypeError, ValueError) as e:

@@ -18,7 +18,7 @@ from typing import Any
 #: Every file or folder a run may write, and what it is (shown in the run's summary and the README).
 RUN_FILES: dict[str, str] = {
     "config.yaml": "the config the run used (what --resume continues from)",
-    "checkpoints/": "checkpoints for --resume, and the self-play pool's frozen copies",
+    "checkpoints/": "checkpoints for --resume, the self-play pool's frozen copies, the KL anchor's reference",
     "model.zip": "the final model (play it as ppo:PATH)",
     "policy.pt": "RLlib runs: the final policy's weights and shape, played with torch alone (rllib:PATH)",
     "best_model.zip": "the model that did best against the last evaluation opponent along the way",

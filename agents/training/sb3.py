@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 import yaml
+from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper, VecMonitor
 
 from phase10_env import Phase10Env
 
@@ -78,6 +79,58 @@ class MaskedVecEnv(VecEnvWrapper):
         return attr_name == "action_masks" or self.venv.has_attr(attr_name)
 
 
+class AnchoredMaskablePPO(MaskablePPO):
+    """MaskablePPO that, with ``kl_coef`` > 0, ends every update with one pass over the rollout
+    minimising ``kl_coef`` x KL(reference || policy) on the positions just played, where the
+    reference is a frozen copy of the policy PPO started from (the imitation): the policy may
+    move where the advantages say so, but is pulled back toward the teacher's play elsewhere."""
+
+    kl_coef: float = 0.0
+    reference = None  # the frozen policy (set by the run, not saved in the model's zip)
+
+    def _excluded_save_params(self) -> list[str]:
+        return [*super()._excluded_save_params(), "reference"]
+
+    def set_reference(self, state_dict: dict | None, kl_coef: float) -> None:
+        """Anchor to a policy with the learner's shape and these weights (None: to the learner
+        as it is now)."""
+        import copy
+
+        self.kl_coef = kl_coef
+        self.reference = copy.deepcopy(self.policy)
+        if state_dict is not None:
+            self.reference.load_state_dict(state_dict)
+        self.reference.set_training_mode(False)
+        for p in self.reference.parameters():
+            p.requires_grad_(False)
+
+    def train(self) -> None:
+        super().train()
+        if self.kl_coef > 0 and self.reference is not None:
+            self.logger.record("train/kl_to_reference", self._anchor_pass())
+
+    def _anchor_pass(self) -> float:
+        import torch
+
+        self.policy.set_training_mode(True)
+        kls = []
+        for batch in self.rollout_buffer.get(self.batch_size):
+            masks = batch.action_masks.bool()
+            with torch.no_grad():
+                ref = self.reference.get_distribution(batch.observations, action_masks=batch.action_masks)
+                ref_logp = torch.log_softmax(ref.distribution.logits, -1)
+            logp = torch.log_softmax(self.policy.get_distribution(batch.observations, action_masks=batch.action_masks)
+                                     .distribution.logits, -1)
+            kl = torch.where(masks, ref_logp.exp() * (ref_logp - logp), torch.zeros_like(logp)).sum(-1).mean()
+            self.policy.optimizer.zero_grad()
+            (self.kl_coef * kl).backward()
+            torch.nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
+            self.policy.optimizer.step()
+            kls.append(kl.item())
+        self.policy.set_training_mode(False)
+        return float(np.mean(kls))
+
+
 @dataclass
 class CurvePoint:
     step: int
@@ -96,21 +149,23 @@ class TrainingRun:
         self.checkpoints = self.dir / "checkpoints"
         self.curve: list[CurvePoint] = []
         self.pool_snapshots: list[str] = []
+        self.eval_seconds = 0.0  # wall time spent in evaluations so far this session
 
     # ------------------------------------------------------------------ setup
 
-    def _vec_env(self) -> MaskedVecEnv:
+    def _vec_env(self) -> tuple[VecMonitor, MaskedVecEnv]:
+        """The envs PPO steps (with episode statistics for TensorBoard's ``rollout/``
+        scalars), and the wrapper inside it that clocks the time spent in them."""
         cfg = self.cfg
         fns = [lambda: _make_env(cfg) for _ in range(cfg.vec_env.num_envs)]
         venv = SubprocVecEnv(fns) if cfg.vec_env.kind == "subproc" else DummyVecEnv(fns)
         venv.seed(cfg.seed)
-        return MaskedVecEnv(venv)
+        masked = MaskedVecEnv(venv)
+        return VecMonitor(masked), masked
 
-    def _new_model(self, venv: VecEnv):
-        from sb3_contrib import MaskablePPO
-
+    def _new_model(self, venv: VecEnv) -> AnchoredMaskablePPO:
         p = self.cfg.ppo
-        return MaskablePPO(
+        return AnchoredMaskablePPO(
             "MlpPolicy", venv, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
             n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, ent_coef=p.ent_coef, vf_coef=p.vf_coef,
             clip_range=p.clip_range, max_grad_norm=p.max_grad_norm, policy_kwargs={"net_arch": list(p.net_arch)},
@@ -171,6 +226,7 @@ class TrainingRun:
     def evaluate(self, model, games: int, step: int, seed: int, progress: bool = False) -> dict[str, TournamentResult]:
         """Win rates of the current model against each evaluation opponent (``progress``: show
         a bar; off for the evaluations made while the training bar is on screen)."""
+        start = time.perf_counter()
         spec = self.eval_agent(model)
         e, results = self.cfg.eval, {}
         for opponent in e.opponents:
@@ -178,6 +234,7 @@ class TrainingRun:
                                                self.cfg.env.rules, workers=e.workers or None, progress=progress)
             stats = results[opponent].entry_stats()[0]
             self.curve.append(CurvePoint(step, opponent, stats.games, stats.win_rate, stats.ci95))
+        self.eval_seconds += time.perf_counter() - start
         return results
 
     def keep_if_best(self, model) -> None:
@@ -246,9 +303,8 @@ class TrainingRun:
         in the directory; see :mod:`agents.training.rundir`), evaluate, write the summary. A
         resumed run that has reached ``total_timesteps`` trains nothing, and evaluates again
         only with ``evaluate``."""
-        from sb3_contrib import MaskablePPO
-
         cfg = self.cfg
+        started = time.perf_counter()
         _set_torch_threads(cfg.torch_threads)
         rundir.prepare(self.dir, resume, overwrite)
         checkpoint = self.latest_checkpoint() if resume else None
@@ -259,13 +315,20 @@ class TrainingRun:
             print(summary_table(done))
             return done
         (self.dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False), encoding="utf-8")
-        venv = self._vec_env()
+        venv, masked = self._vec_env()
+        imitation_seconds = 0.0
+        reference = self.checkpoints / "reference.pt"
         if checkpoint is not None:
             state = json.loads((self.dir / "state.json").read_text())
             self.pool_snapshots = state["pool_snapshots"]
             self.curve = [CurvePoint(p["step"], p["opponent"], p["games"], p["win_rate"], tuple(p["ci95"]))
                           for p in state["curve"]]
-            model = MaskablePPO.load(checkpoint, env=venv, device="cpu", tensorboard_log=str(self.dir / "tb"))
+            model = AnchoredMaskablePPO.load(checkpoint, env=venv, device="cpu", tensorboard_log=str(self.dir / "tb"))
+            if cfg.ppo.kl_coef > 0:
+                if not reference.is_file():
+                    raise ValueError(f"ppo.kl_coef needs the policy the run started from, {reference}, which this "
+                                     f"run did not save: resume with ppo.kl_coef=0")
+                model.set_reference(_load_state(reference), cfg.ppo.kl_coef)
             print(f"resuming {cfg.name} from {checkpoint.name} ({model.num_timesteps} steps)")
         else:
             model = self._new_model(venv)
@@ -276,25 +339,37 @@ class TrainingRun:
                 print(f"policy initialised from {cfg.init_from}")
             elif cfg.imitation.teacher:
                 self.imitate(model)
+                imitation_seconds = time.perf_counter() - started - self.eval_seconds
+            if not self.curve and cfg.eval.every:  # the learning curve starts at step 0
+                self.evaluate(model, cfg.eval.games, 0, seed=cfg.seed)
+            if cfg.ppo.kl_coef > 0:
+                import torch
+
+                model.set_reference(None, cfg.ppo.kl_coef)
+                self.checkpoints.mkdir(parents=True, exist_ok=True)
+                torch.save(model.policy.state_dict(), reference)
         self.push_pool(venv, model)
         first_step = model.num_timesteps
         # PPO learns in whole rollouts: train to the first multiple of one at or past the target,
         # and say so, rather than let the progress bar overshoot its total.
         rollout = cfg.ppo.n_steps * cfg.vec_env.num_envs
         remaining = -(-(cfg.total_timesteps - first_step) // rollout) * rollout
-        start = time.perf_counter()
+        start, evals_before = time.perf_counter(), self.eval_seconds
         if remaining > 0:
             print(f"training {remaining:,} steps ({remaining // rollout} rollouts of {rollout:,}; "
                   f"total_timesteps={cfg.total_timesteps:,})")
-            model.learn(remaining, callback=_Periodic(self, venv), progress_bar=True,
+            callback = _Periodic(self, venv, end=first_step + remaining, rollout=rollout)
+            model.learn(remaining, callback=callback, progress_bar=True,
                         reset_num_timesteps=checkpoint is None, tb_log_name="ppo")
-        learn_seconds = time.perf_counter() - start
+        learn_seconds = time.perf_counter() - start - (self.eval_seconds - evals_before)  # PPO alone
         model.save(self.dir / "model.zip")
         self.save_checkpoint(model)
         print(f"final evaluation: {cfg.eval.final_games} games against each of {cfg.eval.opponents} ...")
         final = self.evaluate(model, cfg.eval.final_games, model.num_timesteps, seed=cfg.seed + 10**6, progress=True)
         venv.close()
-        summary = self._summary(model, final, model.num_timesteps - first_step, learn_seconds, venv.env_seconds)
+        seconds = {"imitation": imitation_seconds, "ppo": learn_seconds, "evaluation": self.eval_seconds,
+                   "total": time.perf_counter() - started}
+        summary = self._summary(model, final, model.num_timesteps - first_step, seconds, masked.env_seconds)
         (self.dir / "eval.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
         self.save_state()  # the curve now ends with the final evaluation
         self.plot_curve()
@@ -303,15 +378,20 @@ class TrainingRun:
         print("\n".join(rundir.files_written(self.dir)))
         return summary
 
-    def _summary(self, model, final: dict[str, TournamentResult], steps: int, seconds: float, env_seconds: float) -> dict:
+    def _summary(self, model, final: dict[str, TournamentResult], steps: int, seconds: dict[str, float],
+                 env_seconds: float) -> dict:
+        """``seconds``: this session's wall time by stage (``ppo`` without the curve's
+        evaluations; speed and env share are of that)."""
+        ppo = seconds["ppo"]
         return {
             "name": self.cfg.name,
             "model": str(self.dir / "model.zip"),
             "learner_steps": model.num_timesteps,
             "steps_this_session": steps,
-            "train_seconds": seconds,
-            "learner_steps_per_second": steps / seconds if seconds else 0.0,
-            "env_time_share": env_seconds / seconds if seconds else 0.0,
+            "train_seconds": ppo,
+            "seconds": seconds,
+            "learner_steps_per_second": steps / ppo if ppo else 0.0,
+            "env_time_share": env_seconds / ppo if ppo else 0.0,
             "evaluation": {opp: r.to_json() for opp, r in final.items()},
             "learning_curve": [p.__dict__ for p in self.curve],
         }
@@ -321,9 +401,17 @@ def summary_table(summary: dict[str, Any]) -> str:
     lines = [f"run {summary['name']}: {summary['learner_steps']:,} learner steps; this session "
              f"{summary['steps_this_session']:,} steps in {summary['train_seconds'] / 60:.1f} min "
              f"({summary['learner_steps_per_second']:,.0f} steps/s, {100 * summary['env_time_share']:.0f}% in the env)",
+             _stage_line(summary.get("seconds")),
              *rundir.evaluation_lines(summary["evaluation"])]
     lines.append(f"model: {summary['model']}  (play it as ppo:{summary['model']})")
     return "\n".join(lines)
+
+
+def _stage_line(seconds: dict[str, float] | None) -> str:
+    """The session's wall time by stage (runs made before it was recorded have none)."""
+    if not seconds:
+        return "wall time by stage: not recorded"
+    return "wall time: " + ", ".join(f"{k} {v / 60:.1f} min" for k, v in seconds.items())
 
 
 def _steps_of(checkpoint: Path) -> int:
@@ -340,9 +428,10 @@ def _load_state(path: Path):
 class _Periodic(BaseCallback):
     """Self-play snapshots, checkpoints and learning-curve points at their configured steps."""
 
-    def __init__(self, run: TrainingRun, venv: VecEnv) -> None:
+    def __init__(self, run: TrainingRun, venv: VecEnv, end: int, rollout: int) -> None:
         super().__init__()
         self.run, self.venv = run, venv
+        self.end, self.rollout = end, rollout  # no curve point within a rollout of the final evaluation's
         cfg = run.cfg
         self.marks = {"snapshot": cfg.opponents.snapshot_every, "checkpoint": cfg.checkpoint_every, "eval": cfg.eval.every}
         self.next = {}
@@ -362,7 +451,7 @@ class _Periodic(BaseCallback):
                 self.run.push_pool(self.venv, self.model)
             elif kind == "checkpoint":
                 self.run.save_checkpoint(self.model)
-            else:
+            elif self.end - now >= self.rollout:
                 results = self.run.evaluate(self.model, self.run.cfg.eval.games, now, seed=self.run.cfg.seed + now)
                 for opponent, result in results.items():
                     self.logger.record(f"eval/win_rate_vs_{opponent}", result.entry_stats()[0].win_rate)

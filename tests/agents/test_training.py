@@ -38,6 +38,9 @@ def test_tiny_run_trains_resumes_and_evaluates(tmp_path, capsys) -> None:
     assert list((out / "tb").iterdir()), "TensorBoard logs are written"
     assert summary["learner_steps"] >= 1024
     assert {p["opponent"] for p in summary["learning_curve"]} == {"random", "heuristic"}
+    for opponent in ("random", "heuristic"):  # from step 0; the final point not stacked on a periodic one
+        assert [p["step"] for p in summary["learning_curve"] if p["opponent"] == opponent] == [0, 512, 1024]
+    assert set(summary["seconds"]) == {"imitation", "ppo", "evaluation", "total"}
     assert json.loads((out / "eval.json").read_text())["evaluation"]["random"]["agents"][0]["games"] == 4
     assert len(json.loads((out / "state.json").read_text())["pool_snapshots"]) >= 1
     assert "win rate" in capsys.readouterr().out
@@ -50,6 +53,14 @@ def test_tiny_run_trains_resumes_and_evaluates(tmp_path, capsys) -> None:
     result = run_tournament([f"ppo:{out / 'model.zip'}", "random"], 2, games=2, seed=0, workers=1, progress=False,
                             rules={"phases_to_win": 1})
     assert result.entry_stats()[0].games == 2 and agent.deterministic
+
+    from agents.training.ship import ship
+
+    weights, card, figures = ship(out, tmp_path / "models" / "tiny")  # weights only, float16, with its card
+    assert weights.stat().st_size < (out / "model.zip").stat().st_size
+    x = np.random.default_rng(0).random(agent.input_size)
+    assert np.allclose(make_agent(f"ppo:{weights}").logits(x), agent.logits(x), atol=0.05)
+    assert "95% interval" in card.read_text() and json.loads(figures.read_text())["learner_steps"] >= 1024
 
     before = sorted(p.name for p in (out / "checkpoints").iterdir())
     with pytest.raises(ValueError, match="already holds a run"):
@@ -110,3 +121,41 @@ def test_imitation_records_legal_teacher_choices_and_warm_starts_a_run(tmp_path)
     report = json.loads((tmp_path / "taught" / "imitation.json").read_text())
     assert report["dagger"][0]["samples"] > report["samples"] > 0, "the DAgger round adds the positions it reached"
     assert 0.0 <= report["dagger"][0]["accuracy"] <= 1.0
+
+
+def test_the_kl_anchor_pulls_the_policy_back_toward_its_reference(tmp_path) -> None:
+    """With ``ppo.kl_coef`` the run anchors to the policy it started from (saved for
+    --resume); the anchor pass lowers the KL divergence to the reference on the rollout."""
+    import torch
+
+    cfg = load_config(None, TINY + ["name=anchored", "total_timesteps=256", "eval.every=0", "ppo.kl_coef=1.0",
+                                    "ppo.learning_rate=0.01"])
+    run = TrainingRun(cfg, runs_dir=tmp_path)
+    run.train()
+    assert (tmp_path / "anchored" / "checkpoints" / "reference.pt").is_file()
+
+    venv, _ = run._vec_env()
+    model = run._new_model(venv)
+    model.set_reference(None, kl_coef=1.0)
+    with torch.no_grad():  # move the policy away from the reference
+        for p in model.policy.action_net.parameters():
+            p.add_(torch.randn_like(p))
+    model.kl_coef = 0.0  # the rollout and PPO's own update, without the pass
+    run.push_pool(venv, model)
+    model.learn(256)
+    model.kl_coef = 1.0
+    first = model._anchor_pass()
+    for _ in range(5):
+        last = model._anchor_pass()
+    assert last < 0.8 * first
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="issue 12 open: the default run's imitation reaches about 0.21 against the "
+                   "heuristic (models/default.md); strict, so reaching the target fails here until this mark goes")
+def test_the_default_run_reaches_its_targets(tmp_path) -> None:
+    """``python train.py`` as shipped (imitation, anchored PPO, 1,000 final games against each
+    opponent): at least 30% of games won against the heuristic and 95% against random."""
+    summary = TrainingRun(load_config(), runs_dir=tmp_path).train()
+    rates = {opp: r["agents"][0]["win_rate"] for opp, r in summary["evaluation"].items()}
+    assert rates["heuristic"] >= 0.30 and rates["random"] >= 0.95, rates
