@@ -1,18 +1,22 @@
 """A search agent: determinized Monte-Carlo evaluation of the draw and the discard.
 
-At each draw (take the discard or draw from the deck) and each discard, the agent samples
-``sims`` games consistent with its seat's view (:meth:`Game.from_view`: the cards it cannot see
-dealt at random), plays every candidate move in each of them, and lets the heuristic play all
-seats to the end of the hand. A candidate's score is its mean hand result for the agent (phase
-made, the best opponent's phase made, the points both add); the best mean wins. Every candidate
-is tried in the same sampled games (common random numbers), so their differences are measured
-more sharply than their values. Discards are ranked by the heuristic and only the ``width`` best
-are searched; lay-downs and hits are the heuristic's (it lays down and hits all it can).
+Until its phase is down, at each draw (take the discard or draw from the deck) and each
+discard, the agent samples games consistent with its seat's view (:meth:`Game.from_view`: the
+cards it cannot see dealt at random), plays every candidate move in each of them, and lets the
+heuristic play all seats to the end of the hand. A candidate is worth what the hand is worth to
+the agent: its phase made, less the best opponent's, plus the points the opponent adds less its
+own (weighed by ``points_weight`` per 100). Every candidate is played in the same samples
+(common random numbers), so what is measured is each one's gain over the heuristic's own
+choice, sample by sample. Candidates leave the race once their gain is clearly negative (or
+exactly zero so far); the agent leaves the heuristic's move only for one whose mean gain clears
+``confidence`` standard errors, because single samples are noisy (a hand is won or lost by one
+card) and a choice made on noise plays worse than the heuristic. Discards are ranked by the
+heuristic and only the ``width`` best are searched; lay-downs and hits are the heuristic's.
 
-This is perfect-information Monte Carlo over information-set samples (Long et al., 2010): the
-sampled opponents know the sampled cards, which is the known weakness of the method, but the
-rollout policy is also the heuristic itself, so against it the sampled games are the real
-opponent's play in a world the agent cannot rule out.
+This is perfect-information Monte Carlo over information-set samples: the sampled opponents
+play knowing the sampled cards, the method's known weakness; but its play-out policy is the
+heuristic itself, so against the heuristic a sample is the real opponent's play in a world the
+agent cannot rule out.
 
 Spec: ``mcts`` or ``mcts:sims=16,width=4`` (see :class:`SearchConfig`). Deterministic for a
 seed: the budget is a number of sampled games, not a time.
