@@ -54,7 +54,7 @@ class GameOutcome:
     hands: int
     steps: int
     truncated: bool
-    thinking: tuple[float, ...] = ()  # CPU seconds each entry spent choosing
+    thinking: tuple[float, ...] = field(default=(), compare=False)  # CPU seconds each entry spent choosing: timing, not outcome
     turns: tuple[int, ...] = ()  # turns each entry played (its draws)
 
 

@@ -36,9 +36,11 @@ def test_every_entry_plays_every_seat_under_every_dealer() -> None:
 def test_same_results_whatever_the_number_of_workers() -> None:
     kwargs = dict(agents=["heuristic", "random"], num_players=2, games=12, seed=7, progress=False,
                   rules={"phases_to_win": 3})
-    one, two = (run_tournament(workers=w, **kwargs).to_json() for w in (1, 2))
+    results = [run_tournament(workers=w, **kwargs) for w in (1, 2)]
+    assert results[0].outcomes == results[1].outcomes, "the same games (thinking time is not part of a game)"
+    one, two = (r.to_json() for r in results)
     assert one.pop("timing")["workers"] == 1 and two.pop("timing")["workers"] == 2
-    assert one == two, "every result but the wall time is the same"
+    assert one == two, "every result but the timing is the same"
 
 
 def test_eval_command_writes_json_with_the_documented_fields_and_a_plot(tmp_path, capsys) -> None:
