@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Re-creates every figure in this folder (and in the README's results table).
-# Usage: results/reproduce.sh [bench|heuristic|vecenv|default|strong|all]   (default: all)
+# Usage: results/reproduce.sh [bench|heuristic|vecenv|default|strong|mcts|ladder|all]   (default: all)
 # Times on the 2-core reference machine: bench ~3 min, heuristic ~15 min,
-# vecenv ~5 min, default ~5 min, strong ~1.5 h.
+# vecenv ~5 min, default ~5 min, strong ~1.5 h, mcts ~1.5 h, ladder ~25 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -75,4 +75,22 @@ if [[ $what == strong || $what == all ]]; then
     file=${agent%%:*}_$(basename "${agent#*:}" .zip)
     run phase10 eval --agents "$agent" heuristic --games 1000 --seed 11 --json "results/train_strong_seed11_${file}.json"
   done
+fi
+
+if [[ $what == mcts || $what == all ]]; then
+  # The search agent against the heuristic: its default budget (8 sampled games) on 400 games,
+  # then the budget-strength curve, and one mcts among three heuristics at 4 players.
+  log=results/mcts_vs_heuristic_2p.txt; : > "$log"
+  run phase10 eval --agents mcts heuristic --players 2 --games 400 --json results/mcts_vs_heuristic_2p.json
+  log=results/mcts_sims2_vs_heuristic_2p.txt; : > "$log"
+  run phase10 eval --agents mcts:sims=2 heuristic --players 2 --games 100 --workers 1 --json results/mcts_sims2_vs_heuristic_2p.json
+  log=results/mcts_sims4_vs_heuristic_2p.txt; : > "$log"
+  run phase10 eval --agents mcts:sims=4 heuristic --players 2 --games 100 --workers 1 --json results/mcts_sims4_vs_heuristic_2p.json
+  log=results/mcts_vs_heuristics_4p.txt; : > "$log"
+  run phase10 eval --agents mcts heuristic heuristic heuristic --players 4 --games 16 --json results/mcts_vs_heuristics_4p.json
+fi
+
+if [[ $what == ladder || $what == all ]]; then
+  log=results/ladder.txt; : > "$log"
+  run phase10 ladder --agents random ppo:models/default.zip heuristic ppo:models/strong.zip --games 100 --table-players 4 --table-games 32 --workers 1 --json results/ladder.json --plot results/ladder.png --markdown results/ladder.md
 fi

@@ -35,7 +35,7 @@ def _weights(path: Path) -> dict[str, torch.Tensor]:
 
 @pytest.mark.slow
 def test_single_agent_run_trains_resumes_and_its_policy_plays(local_ray, tmp_path, capsys) -> None:
-    cfg = load_config(None, TINY + ["name=tiny"])
+    cfg = load_config("rllib", TINY + ["name=tiny"])
     summary = RLlibRun(cfg, runs_dir=tmp_path).train()
     out = tmp_path / "tiny"
     for name in ("config.yaml", "policy.pt", "eval.json", "learning_curve.png", "state.json"):
@@ -48,7 +48,7 @@ def test_single_agent_run_trains_resumes_and_its_policy_plays(local_ray, tmp_pat
     assert "rllib:" in capsys.readouterr().out
 
     # The last checkpoint holds the exported weights: a resumed run starts from them.
-    resumed_run = RLlibRun(load_config(None, TINY + ["name=tiny", "total_timesteps=1200"]), runs_dir=tmp_path)
+    resumed_run = RLlibRun(load_config("rllib", TINY + ["name=tiny", "total_timesteps=1200"]), runs_dir=tmp_path)
     algo = resumed_run.build_algo(resumed_run.latest_checkpoint())
     restored = resumed_run.export_policy(algo, tmp_path / "restored.pt")
     algo.stop()
@@ -67,13 +67,13 @@ def test_single_agent_run_trains_resumes_and_its_policy_plays(local_ray, tmp_pat
 
 def test_resume_without_a_checkpoint_is_refused(local_ray, tmp_path) -> None:
     with pytest.raises(ValueError, match="nothing to resume"):
-        RLlibRun(load_config(None, TINY + ["name=none"]), runs_dir=tmp_path).train(resume=True)
+        RLlibRun(load_config("rllib", TINY + ["name=none"]), runs_dir=tmp_path).train(resume=True)
     assert not (tmp_path / "none").exists(), "nothing is half-made"
 
 
 @pytest.mark.slow
 def test_self_play_trains_one_shared_policy_on_the_aec_game(local_ray, tmp_path) -> None:
-    cfg = load_config(None, TINY + ["name=sp", "rllib.mode=selfplay", "total_timesteps=400", "eval.every=0"])
+    cfg = load_config("rllib", TINY + ["name=sp", "rllib.mode=selfplay", "total_timesteps=400", "eval.every=0"])
     summary = RLlibRun(cfg, runs_dir=tmp_path).train()
     assert summary["env_steps"] >= 400
     assert load_network(tmp_path / "sp" / "policy.pt")[1]["num_actions"] == make_aec_env().action_space["player_0"].n
