@@ -128,20 +128,20 @@ class SearchAgent:
             for i in live:
                 gains[i].append(self.play_out(world.copy(), candidates[i], seat) - base)
             if w >= cfg.min_sims:
-                live = [i for i in live if any(gains[i]) and _upper(gains[i], cfg.confidence) > 0]
+                live = [i for i in live if any(gains[i]) and _bounds(gains[i], cfg.confidence)[1] > 0]
                 if not live:
                     break
-        best = max(range(1, len(candidates)), key=lambda i: (_lower(gains[i], cfg.confidence), -i))
-        return candidates[best] if _lower(gains[best], cfg.confidence) > 0 else candidates[0]
+        lower = {i: _bounds(gains[i], cfg.confidence)[0] for i in range(1, len(candidates))}
+        best = max(lower, key=lambda i: (lower[i], -i))
+        return candidates[best] if lower[best] > 0 else candidates[0]
 
     def candidates(self, view: SeatView) -> list[Move]:
         """The moves worth searching, the heuristic's choice first."""
-        if view.me.laid and not self.config.after_down:
-            return [self.heuristic.choose_move(view)]
-        if view.stage == Stage.DRAW:
-            moves = [m for m in view.legal_moves if isinstance(m, Draw)]
-            return sorted(moves, key=lambda m: m != self.heuristic.choose_move(view))
         move = self.heuristic.choose_move(view)
+        if view.me.laid and not self.config.after_down:
+            return [move]
+        if view.stage == Stage.DRAW:
+            return sorted((m for m in view.legal_moves if isinstance(m, Draw)), key=lambda m: m != move)
         if not isinstance(move, Discard):
             return [move]
         discards = [m for m in view.legal_moves if isinstance(m, Discard)]
@@ -164,16 +164,9 @@ class SearchAgent:
         return made[seat] - made[best] + self.config.points_weight * (added[best] - added[seat]) / 100
 
 
-def _bound(gains: list[float], confidence: float) -> tuple[float, float]:
+def _bounds(gains: list[float], confidence: float) -> tuple[float, float]:
+    """The mean gain less and plus ``confidence`` standard errors (unbounded below two samples)."""
     if len(gains) < 2:
         return -np.inf, np.inf
     mean, error = float(np.mean(gains)), float(np.std(gains, ddof=1)) / np.sqrt(len(gains))
     return mean - confidence * error, mean + confidence * error
-
-
-def _lower(gains: list[float], confidence: float) -> float:
-    return _bound(gains, confidence)[0]
-
-
-def _upper(gains: list[float], confidence: float) -> float:
-    return _bound(gains, confidence)[1]
