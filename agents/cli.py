@@ -72,7 +72,7 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
 
 def cmd_ladder(args: argparse.Namespace) -> None:
-    from .evaluation.ladder import can_plot, run_ladder
+    from .evaluation.ladder import MAX_STEPS, can_plot, run_ladder
 
     plot = None if args.no_plot else args.plot
     if plot and not can_plot():
@@ -80,7 +80,7 @@ def cmd_ladder(args: argparse.Namespace) -> None:
                          "--no-plot skips it")
     try:
         result = run_ladder(args.agents, args.games, args.table_players, args.table_games, args.seed, _rules(args),
-                            args.workers, max_steps=args.max_steps)
+                            args.workers, max_steps=MAX_STEPS if args.max_steps is None else args.max_steps)
     except ValueError as e:
         raise SystemExit(f"error: {e}") from None
     table = result.markdown()
@@ -365,7 +365,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games per multi-player table (a multiple of the table's players squared)")
     p.add_argument("--seed", type=int, default=0, help="the ladder's seed (the same seed gives the same results)")
     p.add_argument("--workers", type=int, default=None, help="processes to play on (none given: all cores)")
-    p.add_argument("--max-steps", type=int, default=200_000, help="a game stops unfinished after this many actions")
+    p.add_argument("--max-steps", type=int, default=None,
+                   help="a game stops unfinished after this many actions, with no winner (default 10,000: two greedy "
+                        "policies can pass a card back and forth for ever)")
     p.add_argument("--json", default="results/ladder.json", help="write the results as JSON here")
     p.add_argument("--plot", default="results/ladder.png", help="write the heatmap and ratings PNG here")
     p.add_argument("--no-plot", action="store_true", help="write no PNG (needs no matplotlib)")

@@ -1,8 +1,11 @@
 """PPO on Ray RLlib (the ``rllib`` extra, in its own virtual environment) on a task's
 single-agent env, with the masking module of :mod:`agents.training.rllib`; the final network
-is exported as ``policy.pt`` and evaluated as the ``rllib:PATH`` agent. Tasks with fixed
-opponents only: RLlib's self-play (its multi-agent AEC env) counts every seat's actions, which
-the protocol's budget does not."""
+is exported as ``policy.pt`` and evaluated as the ``rllib:PATH`` agent.
+
+Self-play tasks run on the same single-agent env, as the other adapters do: the other seats
+hold a copy of the learner (sampling its moves), sent to every env runner at every curve
+point, so the budget counts the learner's actions alone (RLlib's multi-agent AEC env would
+count every seat's)."""
 
 from __future__ import annotations
 
@@ -10,13 +13,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.tune.registry import register_env
 
 from ..play import connect_ray
-from ..policies.rllib_policy import RLlibAgent, save_policy
+from ..policies.rllib_policy import RLlibAgent, policy_data, save_policy
 from ..training.rllib import MaskedPPOModule, MaskedSingleAgentEnv
 from .algos import CurveHook, Trained
 from .tasks import SELF_PLAY, Task, make_env
@@ -34,11 +38,40 @@ def _export(algo: Any, path: Path) -> RLlibAgent:
     return RLlibAgent(path)
 
 
-def train_rllib_ppo(task: Task, seed: int, budget: int, hp: dict[str, Any], marks: list[int], on_curve: CurveHook,
-                    model_dir: Path) -> Trained:
-    """Train RLlib's PPO for ``budget`` env steps (in whole training batches)."""
-    if task.train_opponents == SELF_PLAY:
-        raise ValueError(f"rllib-ppo: {task.short} is a self-play task; this adapter trains against fixed opponents only")
+def _send_self_play_opponents(algo: Any, seed: int) -> int:
+    """Give every env of every env runner a copy of the learner as its opponents (each copy
+    samples its moves with its own seeded generator); returns how many envs got one."""
+    module = algo.get_module("default_policy")
+    data = policy_data(module.net, module.obs_size, int(module.action_space.n), module.hiddens)
+
+    def send(runner: Any) -> int:
+        if runner.env is None:  # the driver's runner when remote ones sample
+            return 0
+        envs = runner.env.unwrapped.envs
+        for i, env in enumerate(envs):
+            copy = RLlibAgent(data, deterministic=False, name="self")
+            copy.seed(int(np.random.SeedSequence([seed, runner.worker_index, i]).generate_state(1)[0]))
+            env.unwrapped.set_opponents(copy)
+        return len(envs)
+
+    return sum(algo.env_runner_group.foreach_env_runner(send))
+
+
+def opponent_names(algo: Any) -> list[list[str]]:
+    """For every env of every env runner, the names of its opponents ("random" for random legal moves)."""
+
+    def names(runner: Any) -> list[list[str]]:
+        if runner.env is None:
+            return []
+        return [[getattr(p, "name", "random") if p is not None else "random" for p in env.unwrapped.opponents]
+                for env in runner.env.unwrapped.envs]
+
+    return [env for per_runner in algo.env_runner_group.foreach_env_runner(names) for env in per_runner]
+
+
+def build_ppo(task: Task, seed: int, hp: dict[str, Any]) -> Any:
+    """RLlib's PPO on ``task``'s single-agent env with the settings ``hp``, built on the Ray this
+    process is connected to (a local one started if none)."""
     torch.set_num_threads(1)
     connect_ray(None)
     register_env(ENV_NAME, _make)
@@ -53,10 +86,18 @@ def train_rllib_ppo(task: Task, seed: int, budget: int, hp: dict[str, Any], mark
         .rl_module(rl_module_spec=RLModuleSpec(module_class=MaskedPPOModule, model_config={"hiddens": list(hp["hiddens"])}))
         .debugging(seed=seed, log_level="ERROR")
     )
-    algo = config.build_algo()
+    return config.build_algo()
+
+
+def train_rllib_ppo(task: Task, seed: int, budget: int, hp: dict[str, Any], marks: list[int], on_curve: CurveHook,
+                    model_dir: Path) -> Trained:
+    """Train RLlib's PPO for ``budget`` env steps (in whole training batches)."""
+    algo = build_ppo(task, seed, hp)
     steps, seconds = 0, 0.0
     try:
-        for mark in marks:
+        for n, mark in enumerate(marks):
+            if task.train_opponents == SELF_PLAY and not _send_self_play_opponents(algo, seed * 1_000 + n):
+                raise RuntimeError("rllib-ppo: no env runner holds an env to give the self-play opponents to")
             started = time.perf_counter()
             while steps < mark:
                 steps = int(algo.train().get("num_env_steps_sampled_lifetime") or steps)

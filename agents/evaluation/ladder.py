@@ -56,6 +56,10 @@ from .tournament import GameOutcome, TournamentResult, run_tournament, wilson_in
 DEFAULT_AGENTS = ("random", "ppo:models/default.zip", "heuristic", "ppo:models/strong.zip", "mcts")
 FORMAT = "phase10-ladder/1"
 ORDINAL_Z = 3.0
+# Actions after which a ladder game stops unfinished: 23 heuristic games' length, 2.5 random
+# 2-player games'. Two greedy policies can pass one card back and forth for ever (each takes the
+# other's discard and throws it again), and such a game would hold up the ladder for hours.
+MAX_STEPS = 10_000
 
 
 @dataclass(frozen=True)
@@ -166,9 +170,12 @@ class LadderResult:
             lines.append("| " + " | ".join(cells) + " |")
         s = self.settings
         tables = f", {s['table_games']} per {k}-player table ({_count(len(self.tables), 'table')})" if self.tables else ""
+        unfinished = sum(o.truncated for m in self.pairs + self.tables for o in m.outcomes)
+        stopped = (f" {_count(unfinished, 'game')} stopped unfinished after {s['max_steps']:,} actions: no winner, "
+                   "ranked by phases and score." if unfinished else "")
         note = (f"{s['games_per_pair']} games per pair{tables}; seats and first deal rotated; seed {s['seed']}; win rate "
                 f"of the row against the column, 95% Wilson interval; OpenSkill {s['rating']['model']} ratings from "
-                f"every game's finishing order; {self.seconds / 60:.1f} min on {_count(s['workers'], 'process')}.")
+                f"every game's finishing order; {self.seconds / 60:.1f} min on {_count(s['workers'], 'process')}.{stopped}")
         return "\n".join(lines) + "\n\n" + note
 
     def plot(self, path: str | Path) -> None:
@@ -276,12 +283,15 @@ def check_ladder(agents: Sequence[str], games_per_pair: int, table_players: int,
 
 def run_ladder(agents: Sequence[str] = DEFAULT_AGENTS, games_per_pair: int = 200, table_players: int = 4,
                table_games: int = 64, seed: int = 0, rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
-               workers: int | None = None, max_steps: int = 200_000, progress: bool = True) -> LadderResult:
+               workers: int | None = None, max_steps: int = MAX_STEPS, progress: bool = True) -> LadderResult:
     """Play every pair of ``agents`` (``games_per_pair`` games each) and, with ``table_players``
     (3-6; 0 for none), every table of that many of them (``table_games`` games each); rate every
-    game. ``workers`` processes (default: all cores); the same seed gives the same results."""
+    game. ``workers`` processes (default: all cores); the same seed gives the same results. A
+    game unfinished after ``max_steps`` actions has no winner and is rated by its standings."""
     agents = tuple(agents)
     check_ladder(agents, games_per_pair, table_players, table_games)
+    if max_steps <= 0:
+        raise ValueError(f"max steps must be positive, not {max_steps}")
     rules_dict = load_rules(rules).to_dict()
     start = time.perf_counter()
 

@@ -7,6 +7,7 @@ holding the layer sizes and the state dict. Playing one needs neither Ray nor RL
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -44,29 +45,40 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return torch.where(mask.bool(), logits, torch.full_like(logits, torch.finfo(logits.dtype).min))
 
 
+def policy_data(network, obs_size: int, num_actions: int, hiddens: list[int]) -> dict[str, Any]:
+    """The network's weights and shape as plain data (what ``policy.pt`` holds), to save or send."""
+    state = {k: v.detach().cpu() for k, v in network.state_dict().items()}
+    return {"format": FORMAT, "obs_size": int(obs_size), "num_actions": int(num_actions),
+            "hiddens": [int(h) for h in hiddens], "state_dict": state}
+
+
 def save_policy(network, obs_size: int, num_actions: int, hiddens: list[int], path: str | Path) -> Path:
     """Write the network's weights and shape as a torch file that :class:`RLlibAgent` loads."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    state = {k: v.detach().cpu() for k, v in network.state_dict().items()}
-    torch.save({"format": FORMAT, "obs_size": int(obs_size), "num_actions": int(num_actions),
-                "hiddens": [int(h) for h in hiddens], "state_dict": state}, path)
+    torch.save(policy_data(network, obs_size, num_actions, hiddens), path)
     return path
 
 
-def load_network(path: str | Path) -> tuple[Any, dict[str, Any]]:
-    """The network saved at ``path`` (a ``policy.pt``, or a run directory holding one) and its header."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / "policy.pt"
-    if not path.is_file():
-        raise ValueError(f"no exported RLlib policy at {str(path)!r} (train.py writes runs/NAME/policy.pt)")
-    try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:  # torch raises several kinds for a file that is not its own
-        raise ValueError(f"{str(path)!r} is not an exported RLlib policy: {e}") from None
+def load_network(source: str | Path | Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The network saved at ``source`` (a ``policy.pt``, a run directory holding one, or the data
+    :func:`policy_data` returns) and its header."""
+    if isinstance(source, Mapping):
+        data: Any = dict(source)
+        where = "the policy data given"
+    else:
+        path = Path(source)
+        if path.is_dir():
+            path = path / "policy.pt"
+        if not path.is_file():
+            raise ValueError(f"no exported RLlib policy at {str(path)!r} (train.py writes runs/NAME/policy.pt)")
+        try:
+            data = torch.load(path, map_location="cpu", weights_only=True)
+        except Exception as e:  # torch raises several kinds for a file that is not its own
+            raise ValueError(f"{str(path)!r} is not an exported RLlib policy: {e}") from None
+        where = repr(str(path))
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"{str(path)!r} is not an exported RLlib policy (format {FORMAT})")
+        raise ValueError(f"{where} is not an exported RLlib policy (format {FORMAT})")
     network = MaskedActorCritic(data["obs_size"], data["num_actions"], data["hiddens"])
     network.load_state_dict(data["state_dict"])
     network.eval()
@@ -81,11 +93,11 @@ class RLlibAgent:
 
     needs_view = False
 
-    def __init__(self, path: str | Path, deterministic: bool = True) -> None:
+    def __init__(self, source: str | Path | Mapping[str, Any], deterministic: bool = True, name: str | None = None) -> None:
         torch.set_num_threads(1)
-        self.network, header = load_network(path)
+        self.network, header = load_network(source)
         self.obs_size = int(header["obs_size"])
-        self.name = f"rllib:{path}"
+        self.name = name or f"rllib:{source}"
         self.deterministic = deterministic
         self.rng = np.random.default_rng()
 

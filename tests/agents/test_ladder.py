@@ -131,3 +131,14 @@ def test_ladder_command_writes_json_png_and_markdown(tmp_path, capsys) -> None:
     assert table.strip() in printed
     with pytest.raises(SystemExit, match="unknown agent 'nobody'"):
         main(["ladder", "--agents", "random", "nobody", "--table-players", "0", "--no-plot"])
+
+
+def test_games_past_the_step_limit_stop_without_a_winner_and_the_table_says_so() -> None:
+    short = run_ladder(["random", "heuristic"], games_per_pair=4, table_players=0, table_games=0, seed=1, workers=1,
+                       max_steps=60, progress=False)
+    (match,) = short.to_json()["pairs"]
+    assert match["truncated"] == 4 and all(r["wins"] == 0 for r in match["results"])
+    assert all(r.games == 4 for r in short.ratings)
+    assert "4 games stopped unfinished after 60 actions" in short.markdown()
+    with pytest.raises(ValueError, match="max steps must be positive"):
+        run_ladder(["random", "heuristic"], games_per_pair=4, table_players=0, table_games=0, max_steps=0)
