@@ -2,7 +2,7 @@
 # Re-creates every figure in this folder (and in the README's results table).
 # Usage: results/reproduce.sh [bench|heuristic|vecenv|default|strong|mcts|ladder|all]   (default: all)
 # Times on the 2-core reference machine: bench ~3 min, heuristic ~15 min,
-# vecenv ~5 min, default ~5 min, strong ~1.5 h, mcts ~1.5 h, ladder ~25 min.
+# vecenv ~5 min, default ~12 min, strong ~1.5 h, mcts ~1.5 h, ladder ~25 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -63,6 +63,7 @@ train() {
   echo "wall time: $(( $(date +%s) - start )) s" | tee -a "$log"
   cp "runs/${name}/eval.json" "results/train_${name}_eval.json"
   cp "runs/${name}/learning_curve.png" "results/train_${name}_curve.png"
+  if [[ -f runs/${name}/imitation.json ]]; then cp "runs/${name}/imitation.json" "results/train_${name}_imitation.json"; fi
 }
 
 if [[ $what == default || $what == all ]]; then train default; fi

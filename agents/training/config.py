@@ -62,7 +62,7 @@ class EvalSettings:
     games: int = 100  # games per opponent for each point
     final_games: int = 1000  # games per opponent at the end
     opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
-    workers: int = 0  # processes for evaluation (0: all cores)
+    workers: int = 0  # processes for evaluation and imitation games, torch threads for imitation (0: all cores)
 
 
 @dataclass

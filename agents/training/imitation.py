@@ -81,9 +81,22 @@ def collect(teacher: str, games: int, num_players: int, rules, rewards, seed: in
     return join(*parallel_map(_play, jobs, workers, desc=desc))
 
 
-def pretrain(policy, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int) -> dict:
-    """Fit ``policy`` (a MaskablePPO policy) to the demonstrations; returns the final accuracy
-    (share of the teacher's choices the network's most likely action matches) and losses."""
+def pretrain(policy, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int,
+             threads: int = 1) -> dict:
+    """Fit ``policy`` (a MaskablePPO policy) to the demonstrations on ``threads`` torch threads
+    (nothing else runs meanwhile, so the run's cores); returns the final accuracy (share of the
+    teacher's choices the network's most likely action matches) and losses."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        return _fit(policy, demos, epochs, batch_size, learning_rate, seed)
+    finally:
+        torch.set_num_threads(before)
+
+
+def _fit(policy, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int) -> dict:
     import torch
 
     torch.manual_seed(seed)

@@ -10,6 +10,7 @@ heuristic over training steps) and the final evaluation.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -278,9 +279,10 @@ class TrainingRun:
 
         im, e, seed = self.cfg.imitation, self.cfg.env, self.cfg.seed
         workers = self.cfg.eval.workers or None
+        threads = self.cfg.eval.workers or os.cpu_count() or 1
         demos = collect(im.teacher, im.games, e.num_players, e.rules, e.rewards, seed + 7, self.cfg.ppo.gamma,
                         workers=workers, features=e.features)
-        report = pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, seed)
+        report = pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, seed, threads)
         rounds = []
         for r in range(im.dagger_rounds):
             path = self.dir / "dagger_model.zip"
@@ -288,7 +290,7 @@ class TrainingRun:
             more = collect(im.teacher, im.dagger_games, e.num_players, e.rules, e.rewards, seed + 100 + r,
                            self.cfg.ppo.gamma, workers=workers, features=e.features, player=f"ppo-sample:{path}")
             demos = join(demos, more)
-            rounds.append(pretrain(model.policy, demos, im.dagger_epochs, im.batch_size, im.learning_rate, seed + r))
+            rounds.append(pretrain(model.policy, demos, im.dagger_epochs, im.batch_size, im.learning_rate, seed + r, threads))
         report["dagger"] = rounds
         (self.dir / "imitation.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
         final = rounds[-1] if rounds else report

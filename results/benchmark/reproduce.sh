@@ -23,7 +23,5 @@ fi
 if run bc; then phase10 benchmark --algo bc --task all; fi
 if run ppo; then phase10 benchmark --algo ppo --task all; fi
 if run dqn; then "$PY" -m agents.cli benchmark --algo dqn --task all; fi
-if run rllib; then
-  for task in OneHand-2p-Heuristic-v0 FullGame-2p-Heuristic-v0; do "$PY" -m agents.cli benchmark --algo rllib-ppo --task "$task"; done
-fi
+if run rllib; then "$PY" -m agents.cli benchmark --algo rllib-ppo --task all; fi
 if run report; then phase10 benchmark-report results/benchmark/*__*.json --out results/benchmark; fi
