@@ -151,8 +151,6 @@ def test_the_kl_anchor_pulls_the_policy_back_toward_its_reference(tmp_path) -> N
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="issue 12 open: the default run's imitation reaches about 0.21 against the "
-                   "heuristic (models/default.md); strict, so reaching the target fails here until this mark goes")
 def test_the_default_run_reaches_its_targets(tmp_path) -> None:
     """``python train.py`` as shipped (imitation, anchored PPO, 1,000 final games against each
     opponent): at least 30% of games won against the heuristic and 95% against random."""
