@@ -46,19 +46,19 @@ def agreement(student: str, teacher: str = "heuristic", games: int = 60, num_pla
     pupil, master = make_agent(student), make_agent(teacher)
     decisions: Counter[str] = Counter()
     agreed: Counter[str] = Counter()
+    env = raw_env(num_players=num_players)
+
+    def choose(agent: str) -> int:
+        seen = env.player_observation(agent)
+        action = master.act(seen)
+        if len(seen.legal_actions) > 1:
+            kind = ACTIONS[action].kind
+            decisions[kind] += 1
+            agreed[kind] += int(pupil.act(seen) == action)
+        return action
+
     for g in range(games):
-        env = raw_env(num_players=num_players)
         env.reset(seed=game_seed(seed, g))
-
-        def choose(agent: str) -> int:
-            seen = env.player_observation(agent)
-            action = master.act(seen)
-            if len(seen.legal_actions) > 1:
-                kind = ACTIONS[action].kind
-                decisions[kind] += 1
-                agreed[kind] += int(pupil.act(seen) == action)
-            return action
-
         play(env, choose)
     return Agreement(decisions, agreed)
 
