@@ -2,7 +2,7 @@
 # Re-creates every figure in this folder (and in the README's results table).
 # Usage: results/reproduce.sh [bench|heuristic|vecenv|default|strong|mcts|ladder|all]   (default: all)
 # Times on the 2-core reference machine: bench ~3 min, heuristic ~15 min,
-# vecenv ~5 min, default ~12 min, strong ~1.4 h, mcts ~1.5 h, ladder ~25 min.
+# vecenv ~5 min, default ~12 min, strong ~1.4 h, mcts ~1.5 h, ladder ~17 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -86,5 +86,5 @@ if [[ $what == ladder || $what == all ]]; then
   log=results/ladder.txt; : > "$log"
   # The five agents of `phase10 ladder` (random, the two shipped models, heuristic, mcts), pairs only:
   # the mcts pairs cost about 25 CPU-s a game.
-  run phase10 ladder --games 16 --table-players 0 --json results/ladder.json --plot results/ladder.png --markdown results/ladder.md
+  run phase10 ladder --games 32 --table-players 0 --json results/ladder.json --plot results/ladder.png --markdown results/ladder.md
 fi
