@@ -38,6 +38,11 @@ def _export(algo: Any, path: Path) -> RLlibAgent:
     return RLlibAgent(path)
 
 
+def _runner_envs(runner: Any) -> list[Any]:
+    """The envs an env runner samples from (none on the driver's runner when remote ones sample)."""
+    return [] if runner.env is None else list(runner.env.unwrapped.envs)
+
+
 def _send_self_play_opponents(algo: Any, seed: int) -> int:
     """Give every env of every env runner a copy of the learner as its opponents (each copy
     samples its moves with its own seeded generator); returns how many envs got one."""
@@ -45,9 +50,7 @@ def _send_self_play_opponents(algo: Any, seed: int) -> int:
     data = policy_data(module.net, module.obs_size, int(module.action_space.n), module.hiddens)
 
     def send(runner: Any) -> int:
-        if runner.env is None:  # the driver's runner when remote ones sample
-            return 0
-        envs = runner.env.unwrapped.envs
+        envs = _runner_envs(runner)
         for i, env in enumerate(envs):
             copy = RLlibAgent(data, deterministic=False, name="self")
             copy.seed(int(np.random.SeedSequence([seed, runner.worker_index, i]).generate_state(1)[0]))
@@ -61,10 +64,8 @@ def opponent_names(algo: Any) -> list[list[str]]:
     """For every env of every env runner, the names of its opponents ("random" for random legal moves)."""
 
     def names(runner: Any) -> list[list[str]]:
-        if runner.env is None:
-            return []
         return [[getattr(p, "name", "random") if p is not None else "random" for p in env.unwrapped.opponents]
-                for env in runner.env.unwrapped.envs]
+                for env in _runner_envs(runner)]
 
     return [env for per_runner in algo.env_runner_group.foreach_env_runner(names) for env in per_runner]
 
