@@ -31,5 +31,7 @@ setup(
     ext_modules=[
         Extension("phase10_env.engine._search", ["phase10_env/engine/_search.c"], optional=True),
         Extension("phase10_env._compose", ["phase10_env/_compose.c"], optional=True),
+        Extension("phase10_env.core._core", sorted(str(p) for p in Path("phase10_env/core").glob("*.c")),
+                  depends=[str(p) for p in Path("phase10_env/core").glob("*.h")], optional=True),
     ],
 )

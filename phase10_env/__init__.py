@@ -13,7 +13,8 @@ from .policy import PlayerObservation, Policy
 from .rewards import RewardConfig
 from .single_agent import Phase10Env
 
-gymnasium.register(id="phase10_env/Phase10-v0", entry_point="phase10_env.single_agent:Phase10Env")
+gymnasium.register(id="phase10_env/Phase10-v0", entry_point="phase10_env.single_agent:Phase10Env",
+                   vector_entry_point="phase10_env.vector:Phase10VectorEnv")
 if hasattr(pettingzoo, "register"):  # PettingZoo's registry (1.25+): pettingzoo.make("aec", "phase10/phase10_v0")
     pettingzoo.register("aec", "phase10/phase10_v0", entry_point="phase10_env.env:env")
 

@@ -1,0 +1,205 @@
+/* The native core: Phase 10's rules, the action codec, observations and the heuristic player
+ * over plain C structs, so that many games step in one call with no Python object per step.
+ *
+ * The Python engine (phase10_env/engine) is the specification; every function here follows
+ * the Python function named in its comment, step by step and in the same order, so that a seed
+ * plays the same game in both. tests/core/ checks them against each other game by game.
+ * Card kinds, action ids and the observation layout are those of phase10_env (cards.py,
+ * actions.py, observation.py); phase10_env/core/layout.py checks at import that they agree.
+ */
+#ifndef PHASE10_CORE_H
+#define PHASE10_CORE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "rng.h"
+
+/* ---------------------------------------------------------------- cards (cards.py) */
+#define NUM_NUMBERS 12
+#define NUM_COLOURS 4
+#define NUM_NATURALS 48
+#define WILD 48
+#define SKIP 49
+#define NUM_KINDS 50
+#define DECK_SIZE 108
+#define HAND_SIZE 10
+#define MAX_PLAYERS 6
+#define MAX_GROUPS 2
+#define MAX_GROUP_CARDS 32 /* a colour group: 24 naturals and 8 Wilds */
+
+static inline int number_of(int k) { return k < NUM_NATURALS ? k % NUM_NUMBERS + 1 : 0; }
+static inline int colour_of(int k) { return k < NUM_NATURALS ? k / NUM_NUMBERS : -1; }
+static inline int points_of(int k) { return k == WILD ? 25 : k == SKIP ? 15 : (number_of(k) <= 9 ? 5 : 10); }
+
+/* ---------------------------------------------------------------- phases (phases.py) */
+enum { SET = 0, RUN = 1, COLOUR = 2 };
+typedef struct { int8_t kind, value, size; } Meld;
+typedef struct { int8_t kind, size; } Requirement;
+typedef struct { int8_t count; Requirement req[2]; } Phase;
+extern const Phase PHASES[11]; /* 1-10 */
+
+/* ---------------------------------------------------------------- rules (config.py) */
+enum { SKIP_NOT_TWICE = 0, SKIP_PENDING_ONLY = 1, SKIP_ONCE_PER_HAND = 2 };
+typedef struct {
+    uint8_t phases[10], num_phases, phases_to_win, advance_all, per_group, skip_rule;
+} Rules;
+
+/* ---------------------------------------------------------------- state (state.py) */
+enum { STAGE_DRAW = 0, STAGE_PLAY = 1, STAGE_GAME_OVER = 2 };
+
+typedef struct { /* TableGroup: cards in table order (a run from its low end) */
+    int8_t kind, value, low, high;
+    uint8_t n;
+    uint8_t cards[MAX_GROUP_CARDS];
+} Group;
+
+typedef struct {
+    Pcg64 rng;
+    uint64_t seed;
+    Rules rules;
+    uint8_t num_players, dealer, current, stage, replay, winners; /* winners: bit per seat */
+    int32_t hand_number;
+    uint8_t hands[MAX_PLAYERS][NUM_KINDS];
+    uint8_t taken[MAX_PLAYERS][NUM_KINDS]; /* taken_from_discard */
+    uint8_t hand_size[MAX_PLAYERS];
+    uint8_t supply[MAX_PLAYERS][NUM_NUMBERS + 1]; /* number_counts */
+    uint8_t draw[DECK_SIZE], discard[DECK_SIZE]; /* top last */
+    uint8_t num_draw, num_discard;
+    uint8_t discard_counts[NUM_KINDS], table_counts[NUM_KINDS];
+    Group table[MAX_PLAYERS][MAX_GROUPS];
+    uint8_t num_groups[MAX_PLAYERS];
+    uint8_t completed[MAX_PLAYERS], laid[MAX_PLAYERS], skip_pending[MAX_PLAYERS], lost_turn[MAX_PLAYERS],
+        skipped[MAX_PLAYERS], active[MAX_PLAYERS];
+    int32_t scores[MAX_PLAYERS];
+} Game;
+
+/* ---------------------------------------------------------------- moves (moves.py) */
+enum { MOVE_DRAW = 0, MOVE_LAYDOWN = 1, MOVE_HIT = 2, MOVE_DISCARD = 3 };
+typedef struct {
+    int8_t type;
+    int8_t from_discard;        /* draw */
+    int8_t target, group, card; /* hit (target seat, group, card), discard (card, Skip target or -1) */
+    int8_t low_end;             /* hit */
+    int8_t num_melds;           /* lay-down: melds and their cards (per-kind counts) */
+    Meld melds[2];
+    uint8_t cards[2][NUM_KINDS];
+} Move;
+
+/* What a move caused (moves.py's events), for the caller: */
+typedef struct {
+    uint8_t turns_lost;   /* bit per seat that lost a turn */
+    int8_t hand_ended;    /* a hand ended */
+    int8_t went_out;      /* who went out (-1: nobody) */
+    int8_t game_ended;
+    uint8_t tie_replay;   /* bit per seat in a tie replay that began */
+    uint8_t made_phase;   /* bit per seat that made its phase in the hand that ended */
+    int32_t points[MAX_PLAYERS]; /* points left in hand at the end of that hand */
+} Events;
+
+/* ---------------------------------------------------------------- the move in progress (codec.py's Pending) */
+enum { PENDING_NONE = 0, PENDING_LAYDOWN = 1, PENDING_HIT = 2 };
+typedef struct {
+    int8_t kind;
+    int8_t num_laid;          /* lay-down: groups whose cards are settled (0 or 1) */
+    Meld laid;                /* the settled group */
+    uint8_t laid_cards[NUM_KINDS];
+    int8_t has_meld;          /* lay-down: a group whose cards are being chosen */
+    Meld meld;
+    int8_t hit_target, hit_group, hit_number;
+    uint8_t picked[NUM_KINDS]; /* cards every open choice shares, settled already */
+} Pending;
+
+/* Card choices of a group (sorted multisets of at most 9 cards, packed 6 bits a card, the
+ * first card highest, so packed order is tuple order). */
+#define MAX_CHOICES 4096
+typedef struct { int count; uint64_t packed[MAX_CHOICES]; } Choices;
+
+/* ---------------------------------------------------------------- game.c */
+void game_new(Game *g, int num_players, const Rules *rules, uint64_t seed, int first_dealer, const uint8_t *start_phases);
+int phase_of(const Game *g, int seat);
+int next_seat(const Game *g, int seat);
+int skip_targets(const Game *g, uint8_t *out);          /* returns count */
+int can_draw_discard(const Game *g);
+void apply_move(Game *g, const Move *m, Events *ev);   /* the move must be legal */
+int laydown_options(const Game *g, Meld (*out)[2], int *melds_per); /* every lay-down, in engine order */
+int laydown_search(const uint8_t *hand, const Phase *ph, int per_group, Meld (*out)[2]);
+int phase_progress(const uint8_t *hand, const Phase *ph, int per_group, int *ways); /* missing cards */
+int group_accepts(const Group *grp, int card, int low_end);
+void group_add(Group *grp, int card, int low_end);
+int hand_points(const uint8_t *hand);
+
+/* ---------------------------------------------------------------- choices.c (phases.py card choices) */
+int meld_choices(const uint8_t *avail, Meld m, int need_natural, Choices *out);
+int first_group_choices(const uint8_t *hand, const Phase *ph, int per_group, Meld m, Choices *out);
+int second_group_choices(const uint8_t *hand, const uint8_t *first, int first_all_wild, int per_group, Meld m, Choices *out);
+int can_fill(const uint8_t *avail, Meld m, int need_natural);
+void unpack_choice(uint64_t packed, int size, uint8_t *counts);
+
+
+/* ---------------------------------------------------------------- codec.c (codec.py, actions.py) */
+#define NUM_ACTIONS 350
+#define DRAW_DECK 0
+#define DRAW_DISCARD 1
+#define HIT_FIRST 78
+#define HIT_CARDS 14
+#define DISCARD_FIRST 246
+#define DISCARD_WILD 294
+#define SKIP_FIRST 295
+#define SKIP_NO_EFFECT 300
+#define CHOOSE_FIRST 301
+int meld_id(Meld m);               /* -1: no action lays it */
+Meld action_meld(int action);      /* the meld of a lay action */
+void legal_mask(const Game *g, const Pending *p, uint8_t *mask);
+/* Decode action (unmasked) into the move it completes (returns 1, *move set) or the move in
+ * progress it leads to (returns 0, *p updated). */
+int decode_action(const Game *g, Pending *p, int action, Move *move);
+int encode_move(const Move *m, int seat, int num_players);
+
+/* ---------------------------------------------------------------- observe.c (observation.py, planning.py) */
+#define OBS_SIZE 731
+#define PLANNING_SIZE 204
+void observe(const Game *g, const Pending *p, int seat, float *out);
+void planning_features(const Game *g, int seat, float *out);
+
+/* ---------------------------------------------------------------- heuristic.c (agents/policies/heuristic.py) */
+void heuristic_choose(const Game *g, const Pending *p, Move *out);
+int heuristic_action(const Game *g, const Pending *p);
+int next_action(const Game *g, const Pending *p, const Move *m);
+
+#endif
+
+/* ---------------------------------------------------------------- vec.c: one env slot
+ * (phase10_env/single_agent.py's Phase10Env over env.py's raw_env, and the AEC env alone) */
+enum { CTRL_LEARNER = 0, CTRL_RANDOM = 1, CTRL_HEURISTIC = 2, CTRL_EXTERNAL = 3 };
+enum { STATUS_LEARNER = 0, STATUS_EXTERNAL = 1, STATUS_DONE = 2 };
+typedef struct {
+    double win, loss, phase_made, went_out, points; /* rewards.RewardConfig */
+    uint8_t per_hand, episode_hand, random_start;
+    int8_t learner_seat;                 /* -1: a random seat each episode */
+    uint8_t shared_random;               /* one random agent plays every random seat (one object for all) */
+    int32_t max_steps;                   /* 0: none */
+    uint8_t controller[MAX_PLAYERS];     /* by seat offset from the learner (offset 0: the learner) */
+} EnvConfig;
+
+typedef struct {
+    Game g;
+    Pending p;
+    EnvConfig cfg;
+    Pcg64 env_rng;                 /* Phase10Env.np_random */
+    Pcg64 agent_rng[MAX_PLAYERS];  /* RandomAgent generators, by offset (shared: offset 1's) */
+    uint64_t episode_seed;
+    uint8_t learner, terminated, truncated;
+    uint8_t last_actor;            /* the seat that acted last (the AEC env's agent_selection once it ended) */
+    int32_t steps;                 /* actions of every seat this episode (max_steps) */
+    double cumulative[MAX_PLAYERS];   /* rewards since each seat last acted */
+    double step_rewards[MAX_PLAYERS]; /* rewards of the last action */
+    Events events;                 /* what the last move caused */
+} Slot;
+
+void slot_configure(Slot *s, int num_players, const Rules *rules, const EnvConfig *cfg);
+void slot_reset(Slot *s, int has_seed, uint64_t seed);
+int slot_check(const Slot *s, int action);  /* 0 legal; 1 out of range; 2 masked; 3 episode over */
+int slot_act(Slot *s, int action);          /* one action of the seat to act (must be legal) */
+int slot_advance(Slot *s);                  /* built-in seats play; returns STATUS_* */
+int slot_status(const Slot *s);

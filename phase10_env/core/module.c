@@ -1,0 +1,455 @@
+/* The thin binding of the native core: functions over a caller-owned uint8 array of slots
+ * (shape (N, SLOT_BYTES)) and numpy arrays for indices, actions, observations and masks.
+ * No Python object is made per game or per step; phase10_env/core/__init__.py wraps these in
+ * a readable API and describes the slot's fields as a numpy dtype from layout(). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+
+#include "core.h"
+
+/* ---------------------------------------------------------------- buffers */
+
+typedef struct {
+    Py_buffer view;
+    int ok;
+} Buf;
+
+static int get_buffer(PyObject *obj, Buf *b, int writable, Py_ssize_t itemsize, const char *what) {
+    b->ok = 0;
+    if (PyObject_GetBuffer(obj, &b->view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0) {
+        PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous%s numpy array", what, writable ? " writable" : "");
+        return -1;
+    }
+    b->ok = 1;
+    if (itemsize && b->view.itemsize != itemsize) {
+        PyErr_Format(PyExc_TypeError, "%s must have items of %zd bytes, not %zd", what, itemsize, b->view.itemsize);
+        return -1;
+    }
+    return 0;
+}
+
+static void release(Buf *b) {
+    if (b->ok) PyBuffer_Release(&b->view);
+    b->ok = 0;
+}
+
+static Slot *slot_at(Buf *slots, int64_t i) { return (Slot *)((char *)slots->view.buf + (size_t)i * sizeof(Slot)); }
+
+static Py_ssize_t num_slots(Buf *slots) { return slots->view.len / (Py_ssize_t)sizeof(Slot); }
+
+/* slots (N, SLOT_BYTES) uint8, indices int64 (M,): checks and counts. */
+static int open_slots(PyObject *slots_obj, PyObject *idx_obj, Buf *slots, Buf *idx) {
+    idx->ok = 0;
+    if (get_buffer(slots_obj, slots, 1, 1, "slots") < 0) return -1;
+    if (slots->view.len % (Py_ssize_t)sizeof(Slot)) {
+        PyErr_Format(PyExc_ValueError, "slots must hold whole slots of %zu bytes", sizeof(Slot));
+        return -1;
+    }
+    if (get_buffer(idx_obj, idx, 0, 8, "indices") < 0) return -1;
+    Py_ssize_t n = num_slots(slots), m = idx->view.len / 8;
+    const int64_t *ix = (const int64_t *)idx->view.buf;
+    for (Py_ssize_t i = 0; i < m; i++)
+        if (ix[i] < 0 || ix[i] >= n) {
+            PyErr_Format(PyExc_IndexError, "slot index %lld out of range for %zd slots", (long long)ix[i], n);
+            return -1;
+        }
+    return 0;
+}
+
+static int check_len(Buf *b, Py_ssize_t want, const char *what) {
+    if (b->view.len != want) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %zd bytes, not %zd", what, want, b->view.len);
+        return -1;
+    }
+    return 0;
+}
+
+/* The seat whose decision a self-play row is: the seat to act, or once the episode ended the
+ * one that acted last (as the AEC env's agent_selection). */
+static int seat_to_act(const Slot *s) { return s->terminated || s->truncated ? s->last_actor : s->g.current; }
+
+/* ---------------------------------------------------------------- configure(slots, indices, num_players, rules, config) */
+
+static int read_rules(PyObject *t, Rules *r) {
+    /* (phases tuple, phases_to_win, advance_all, per_group, skip_rule) */
+    PyObject *phases;
+    int ptw, advance_all, per_group, skip_rule;
+    if (!PyArg_ParseTuple(t, "Oiiii", &phases, &ptw, &advance_all, &per_group, &skip_rule)) return -1;
+    PyObject *seq = PySequence_Fast(phases, "phases must be a sequence");
+    if (!seq) return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (count < 1 || count > 10 || ptw < 1 || ptw > count || skip_rule < 0 || skip_rule > 2) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "rules out of range");
+        return -1;
+    }
+    memset(r, 0, sizeof *r);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long p = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (p < 1 || p > 10) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "phase numbers are 1-10");
+            return -1;
+        }
+        r->phases[i] = (uint8_t)p;
+    }
+    Py_DECREF(seq);
+    r->num_phases = (uint8_t)count;
+    r->phases_to_win = (uint8_t)ptw;
+    r->advance_all = (uint8_t)advance_all;
+    r->per_group = (uint8_t)per_group;
+    r->skip_rule = (uint8_t)skip_rule;
+    return 0;
+}
+
+static int read_config(PyObject *t, int num_players, EnvConfig *c) {
+    /* (win, loss, phase_made, went_out, points, per_hand, episode_hand, random_start, learner_seat,
+     *  shared_random, max_steps, controllers tuple by offset) */
+    PyObject *controllers;
+    int per_hand, episode_hand, random_start, learner_seat, shared_random, max_steps;
+    memset(c, 0, sizeof *c);
+    if (!PyArg_ParseTuple(t, "dddddiiiiiiO", &c->win, &c->loss, &c->phase_made, &c->went_out, &c->points, &per_hand,
+                          &episode_hand, &random_start, &learner_seat, &shared_random, &max_steps, &controllers))
+        return -1;
+    PyObject *seq = PySequence_Fast(controllers, "controllers must be a sequence");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != num_players) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "one controller per seat offset");
+        return -1;
+    }
+    for (int i = 0; i < num_players; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v < 0 || v > 3) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "controllers are 0-3");
+            return -1;
+        }
+        c->controller[i] = (uint8_t)v;
+    }
+    Py_DECREF(seq);
+    if (learner_seat < -1 || learner_seat >= num_players || max_steps < 0) {
+        PyErr_SetString(PyExc_ValueError, "learner_seat or max_steps out of range");
+        return -1;
+    }
+    c->per_hand = (uint8_t)per_hand;
+    c->episode_hand = (uint8_t)episode_hand;
+    c->random_start = (uint8_t)random_start;
+    c->learner_seat = (int8_t)learner_seat;
+    c->shared_random = (uint8_t)shared_random;
+    c->max_steps = max_steps;
+    return 0;
+}
+
+static PyObject *py_configure(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *rules_obj, *cfg_obj;
+    int n;
+    if (!PyArg_ParseTuple(args, "OOiOO", &slots_obj, &idx_obj, &n, &rules_obj, &cfg_obj)) return NULL;
+    if (n < 2 || n > MAX_PLAYERS) return PyErr_Format(PyExc_ValueError, "num_players must be 2-6, not %d", n);
+    Rules rules;
+    EnvConfig cfg;
+    if (read_rules(rules_obj, &rules) < 0 || read_config(cfg_obj, n, &cfg) < 0) return NULL;
+    Buf slots, idx;
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf;
+    for (Py_ssize_t i = 0; i < idx.view.len / 8; i++) slot_configure(slot_at(&slots, ix[i]), n, &rules, &cfg);
+    release(&slots);
+    release(&idx);
+    Py_RETURN_NONE;
+fail:
+    release(&slots);
+    release(&idx);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- reset(slots, indices, seeds uint64, has_seed uint8) */
+
+static PyObject *py_reset(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *seeds_obj, *has_obj;
+    if (!PyArg_ParseTuple(args, "OOOO", &slots_obj, &idx_obj, &seeds_obj, &has_obj)) return NULL;
+    Buf slots, idx, seeds = {0}, has = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8;
+    if (get_buffer(seeds_obj, &seeds, 0, 8, "seeds") < 0 || check_len(&seeds, m * 8, "seeds") < 0) goto fail;
+    if (get_buffer(has_obj, &has, 0, 1, "has_seed") < 0 || check_len(&has, m, "has_seed") < 0) goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf;
+    const uint64_t *sd = (const uint64_t *)seeds.view.buf;
+    const uint8_t *hs = (const uint8_t *)has.view.buf;
+    for (Py_ssize_t i = 0; i < m; i++) slot_reset(slot_at(&slots, ix[i]), hs[i], sd[i]);
+    release(&slots), release(&idx), release(&seeds), release(&has);
+    Py_RETURN_NONE;
+fail:
+    release(&slots), release(&idx), release(&seeds), release(&has);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- check(slots, indices, actions int64) -> None or (i, code) */
+
+static PyObject *py_check(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *act_obj;
+    if (!PyArg_ParseTuple(args, "OOO", &slots_obj, &idx_obj, &act_obj)) return NULL;
+    Buf slots, idx, act = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8;
+    if (get_buffer(act_obj, &act, 0, 8, "actions") < 0 || check_len(&act, m * 8, "actions") < 0) goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf, *a = (const int64_t *)act.view.buf;
+    PyObject *result = Py_None;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        int64_t action = a[i];
+        int code = action < 0 || action >= NUM_ACTIONS ? (slot_at(&slots, ix[i])->terminated || slot_at(&slots, ix[i])->truncated ? 3 : 1)
+                                                      : slot_check(slot_at(&slots, ix[i]), (int)action);
+        if (code) {
+            result = Py_BuildValue("(ni)", i, code);
+            break;
+        }
+    }
+    release(&slots), release(&idx), release(&act);
+    if (result == Py_None) Py_RETURN_NONE;
+    return result;
+fail:
+    release(&slots), release(&idx), release(&act);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- act / advance / play(slots, indices, actions|None, status_out int8) */
+
+static PyObject *run(PyObject *args, int mode) { /* mode 0: act; 1: advance; 2: act then advance */
+    PyObject *slots_obj, *idx_obj, *act_obj, *status_obj;
+    if (!PyArg_ParseTuple(args, "OOOO", &slots_obj, &idx_obj, &act_obj, &status_obj)) return NULL;
+    Buf slots, idx, act = {0}, status = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8;
+    if (mode != 1 && (get_buffer(act_obj, &act, 0, 8, "actions") < 0 || check_len(&act, m * 8, "actions") < 0)) goto fail;
+    if (get_buffer(status_obj, &status, 1, 1, "status") < 0 || check_len(&status, m, "status") < 0) goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf, *a = mode != 1 ? (const int64_t *)act.view.buf : NULL;
+    int8_t *st = (int8_t *)status.view.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        Slot *s = slot_at(&slots, ix[i]);
+        int r = 0;
+        if (mode != 1) r = slot_act(s, (int)a[i]);
+        if (mode != 0) r = slot_advance(s);
+        st[i] = (int8_t)r;
+    }
+    release(&slots), release(&idx), release(&act), release(&status);
+    Py_RETURN_NONE;
+fail:
+    release(&slots), release(&idx), release(&act), release(&status);
+    return NULL;
+}
+
+static PyObject *py_act(PyObject *self, PyObject *args) { return run(args, 0); }
+static PyObject *py_advance(PyObject *self, PyObject *args) { return run(args, 1); }
+static PyObject *py_step(PyObject *self, PyObject *args) { return run(args, 2); }
+
+/* ---------------------------------------------------------------- observe(slots, indices, seats int64, obs float32 (M, L), masks uint8 (M, 350), planning) */
+
+static PyObject *py_observe(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *seats_obj, *obs_obj, *mask_obj;
+    int planning;
+    if (!PyArg_ParseTuple(args, "OOOOOp", &slots_obj, &idx_obj, &seats_obj, &obs_obj, &mask_obj, &planning)) return NULL;
+    Buf slots, idx, seats = {0}, obs = {0}, mask = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8, width = OBS_SIZE + (planning ? PLANNING_SIZE : 0);
+    if (get_buffer(seats_obj, &seats, 0, 8, "seats") < 0 || check_len(&seats, m * 8, "seats") < 0) goto fail;
+    if (obs_obj != Py_None && (get_buffer(obs_obj, &obs, 1, 4, "observations") < 0 ||
+                               check_len(&obs, m * width * 4, "observations") < 0))
+        goto fail;
+    if (mask_obj != Py_None && (get_buffer(mask_obj, &mask, 1, 1, "masks") < 0 || check_len(&mask, m * NUM_ACTIONS, "masks") < 0))
+        goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf, *se = (const int64_t *)seats.view.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        Slot *s = slot_at(&slots, ix[i]);
+        int seat = se[i] == -1 ? s->learner : se[i] == -2 ? seat_to_act(s) : (int)se[i];
+        if (seat < 0 || seat >= s->g.num_players) {
+            PyErr_Format(PyExc_ValueError, "no seat %d in a %d-player game", seat, s->g.num_players);
+            goto fail;
+        }
+        if (obs.ok) {
+            float *o = (float *)obs.view.buf + i * width;
+            observe(&s->g, &s->p, seat, o);
+            if (planning) planning_features(&s->g, seat, o + OBS_SIZE);
+        }
+        if (mask.ok) {
+            uint8_t *mk = (uint8_t *)mask.view.buf + i * NUM_ACTIONS;
+            if (s->terminated || s->truncated || seat != s->g.current)
+                memset(mk, 0, NUM_ACTIONS);
+            else
+                legal_mask(&s->g, &s->p, mk);
+        }
+    }
+    release(&slots), release(&idx), release(&seats), release(&obs), release(&mask);
+    Py_RETURN_NONE;
+fail:
+    release(&slots), release(&idx), release(&seats), release(&obs), release(&mask);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- heuristic(slots, indices, out int64) */
+
+static PyObject *py_heuristic(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OOO", &slots_obj, &idx_obj, &out_obj)) return NULL;
+    Buf slots, idx, out = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8;
+    if (get_buffer(out_obj, &out, 1, 8, "out") < 0 || check_len(&out, m * 8, "out") < 0) goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf;
+    int64_t *o = (int64_t *)out.view.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        Slot *s = slot_at(&slots, ix[i]);
+        o[i] = s->g.stage == STAGE_GAME_OVER ? -1 : heuristic_action(&s->g, &s->p);
+    }
+    release(&slots), release(&idx), release(&out);
+    Py_RETURN_NONE;
+fail:
+    release(&slots), release(&idx), release(&out);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- collect(slots, indices, selfplay, rewards, terminated, truncated, seats)
+ * What each game's last step gave: rewards float64 (M,) (single: the learner's since it last
+ * acted) or (M, num_players) (self-play: every seat's from the last action); terminated and
+ * truncated bool (M,); seats int64 (M,) (single: the learner; self-play: the seat to act). */
+
+static PyObject *py_collect(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *rew_obj, *term_obj, *trunc_obj, *seats_obj;
+    int selfplay;
+    if (!PyArg_ParseTuple(args, "OOpOOOO", &slots_obj, &idx_obj, &selfplay, &rew_obj, &term_obj, &trunc_obj, &seats_obj))
+        return NULL;
+    Buf slots, idx, rew = {0}, term = {0}, trunc = {0}, seats = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8;
+    const int64_t *ix = (const int64_t *)idx.view.buf;
+    int players = m ? slot_at(&slots, ix[0])->g.num_players : 0;
+    if (get_buffer(rew_obj, &rew, 1, 8, "rewards") < 0 || check_len(&rew, m * 8 * (selfplay ? players : 1), "rewards") < 0 ||
+        get_buffer(term_obj, &term, 1, 1, "terminated") < 0 || check_len(&term, m, "terminated") < 0 ||
+        get_buffer(trunc_obj, &trunc, 1, 1, "truncated") < 0 || check_len(&trunc, m, "truncated") < 0 ||
+        get_buffer(seats_obj, &seats, 1, 8, "seats") < 0 || check_len(&seats, m * 8, "seats") < 0)
+        goto fail;
+    double *r = (double *)rew.view.buf;
+    uint8_t *te = (uint8_t *)term.view.buf, *tr = (uint8_t *)trunc.view.buf;
+    int64_t *se = (int64_t *)seats.view.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        const Slot *s = slot_at(&slots, ix[i]);
+        if (selfplay) {
+            for (int p = 0; p < players; p++) r[i * players + p] = s->step_rewards[p];
+            se[i] = seat_to_act(s);
+        } else {
+            r[i] = s->cumulative[s->learner];
+            se[i] = s->learner;
+        }
+        te[i] = s->terminated;
+        tr[i] = s->truncated;
+    }
+    release(&slots), release(&idx), release(&rew), release(&term), release(&trunc), release(&seats);
+    Py_RETURN_NONE;
+fail:
+    release(&slots), release(&idx), release(&rew), release(&term), release(&trunc), release(&seats);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- layout() */
+
+#define F(type, field, fmt) {#field, offsetof(type, field), fmt}
+typedef struct { const char *name; size_t offset; const char *format; } Field;
+
+static const Field PCG_FIELDS[] = {F(Pcg64, state, "(2,)u8"), F(Pcg64, inc, "(2,)u8"), F(Pcg64, uinteger, "u4"),
+                                   F(Pcg64, has_uint32, "u1"), {NULL, 0, NULL}};
+static const Field RULES_FIELDS[] = {F(Rules, phases, "(10,)u1"), F(Rules, num_phases, "u1"), F(Rules, phases_to_win, "u1"),
+                                     F(Rules, advance_all, "u1"), F(Rules, per_group, "u1"), F(Rules, skip_rule, "u1"),
+                                     {NULL, 0, NULL}};
+static const Field MELD_FIELDS[] = {F(Meld, kind, "i1"), F(Meld, value, "i1"), F(Meld, size, "i1"), {NULL, 0, NULL}};
+static const Field GROUP_FIELDS[] = {F(Group, kind, "i1"), F(Group, value, "i1"), F(Group, low, "i1"), F(Group, high, "i1"),
+                                     F(Group, n, "u1"), F(Group, cards, "(32,)u1"), {NULL, 0, NULL}};
+static const Field GAME_FIELDS[] = {
+    F(Game, rng, "Pcg64"), F(Game, seed, "u8"), F(Game, rules, "Rules"), F(Game, num_players, "u1"), F(Game, dealer, "u1"),
+    F(Game, current, "u1"), F(Game, stage, "u1"), F(Game, replay, "u1"), F(Game, winners, "u1"),
+    F(Game, hand_number, "i4"), F(Game, hands, "(6,50)u1"), F(Game, taken, "(6,50)u1"), F(Game, hand_size, "(6,)u1"),
+    F(Game, supply, "(6,13)u1"), F(Game, draw, "(108,)u1"), F(Game, discard, "(108,)u1"), F(Game, num_draw, "u1"),
+    F(Game, num_discard, "u1"), F(Game, discard_counts, "(50,)u1"), F(Game, table_counts, "(50,)u1"),
+    F(Game, table, "(6,2)Group"), F(Game, num_groups, "(6,)u1"), F(Game, completed, "(6,)u1"), F(Game, laid, "(6,)u1"),
+    F(Game, skip_pending, "(6,)u1"), F(Game, lost_turn, "(6,)u1"), F(Game, skipped, "(6,)u1"), F(Game, active, "(6,)u1"),
+    F(Game, scores, "(6,)i4"), {NULL, 0, NULL}};
+static const Field PENDING_FIELDS[] = {F(Pending, kind, "i1"), F(Pending, num_laid, "i1"), F(Pending, laid, "Meld"),
+                                       F(Pending, laid_cards, "(50,)u1"), F(Pending, has_meld, "i1"), F(Pending, meld, "Meld"),
+                                       F(Pending, hit_target, "i1"), F(Pending, hit_group, "i1"), F(Pending, hit_number, "i1"),
+                                       F(Pending, picked, "(50,)u1"), {NULL, 0, NULL}};
+static const Field EVENTS_FIELDS[] = {F(Events, turns_lost, "u1"), F(Events, hand_ended, "i1"), F(Events, went_out, "i1"),
+                                      F(Events, game_ended, "i1"), F(Events, tie_replay, "u1"), F(Events, made_phase, "u1"),
+                                      F(Events, points, "(6,)i4"), {NULL, 0, NULL}};
+static const Field CONFIG_FIELDS[] = {
+    F(EnvConfig, win, "f8"), F(EnvConfig, loss, "f8"), F(EnvConfig, phase_made, "f8"), F(EnvConfig, went_out, "f8"),
+    F(EnvConfig, points, "f8"), F(EnvConfig, per_hand, "u1"), F(EnvConfig, episode_hand, "u1"), F(EnvConfig, random_start, "u1"),
+    F(EnvConfig, learner_seat, "i1"), F(EnvConfig, shared_random, "u1"), F(EnvConfig, max_steps, "i4"),
+    F(EnvConfig, controller, "(6,)u1"), {NULL, 0, NULL}};
+static const Field SLOT_FIELDS[] = {
+    F(Slot, g, "Game"), F(Slot, p, "Pending"), F(Slot, cfg, "EnvConfig"), F(Slot, env_rng, "Pcg64"),
+    F(Slot, agent_rng, "(6,)Pcg64"), F(Slot, episode_seed, "u8"), F(Slot, learner, "u1"), F(Slot, terminated, "u1"),
+    F(Slot, truncated, "u1"), F(Slot, last_actor, "u1"), F(Slot, steps, "i4"), F(Slot, cumulative, "(6,)f8"), F(Slot, step_rewards, "(6,)f8"),
+    F(Slot, events, "Events"), {NULL, 0, NULL}};
+
+static PyObject *fields_list(const Field *f) {
+    PyObject *list = PyList_New(0);
+    if (!list) return NULL;
+    for (; f->name; f++) {
+        PyObject *item = Py_BuildValue("(snz)", f->name, (Py_ssize_t)f->offset, f->format);
+        if (!item || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return list;
+}
+
+static PyObject *py_layout(PyObject *self, PyObject *noargs) {
+    struct { const char *name; size_t size; const Field *fields; } structs[] = {
+        {"Pcg64", sizeof(Pcg64), PCG_FIELDS},     {"Rules", sizeof(Rules), RULES_FIELDS},
+        {"Meld", sizeof(Meld), MELD_FIELDS},       {"Group", sizeof(Group), GROUP_FIELDS},
+        {"Game", sizeof(Game), GAME_FIELDS},       {"Pending", sizeof(Pending), PENDING_FIELDS},
+        {"Events", sizeof(Events), EVENTS_FIELDS}, {"EnvConfig", sizeof(EnvConfig), CONFIG_FIELDS},
+        {"Slot", sizeof(Slot), SLOT_FIELDS},
+    };
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (size_t i = 0; i < sizeof structs / sizeof structs[0]; i++) {
+        PyObject *fields = fields_list(structs[i].fields);
+        PyObject *item = fields ? Py_BuildValue("(snN)", structs[i].name, (Py_ssize_t)structs[i].size, fields) : NULL;
+        if (!item || PyList_Append(out, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"layout", py_layout, METH_NOARGS, "layout() -> [(struct, size, [(field, offset, format)])]: the C structs"},
+    {"configure", py_configure, METH_VARARGS, "configure(slots, indices, num_players, rules, config)"},
+    {"reset", py_reset, METH_VARARGS, "reset(slots, indices, seeds, has_seed)"},
+    {"check", py_check, METH_VARARGS, "check(slots, indices, actions) -> None or (position, code)"},
+    {"act", py_act, METH_VARARGS, "act(slots, indices, actions, status): one action of each seat to act"},
+    {"advance", py_advance, METH_VARARGS, "advance(slots, indices, None, status): built-in seats play"},
+    {"step", py_step, METH_VARARGS, "step(slots, indices, actions, status): act, then advance"},
+    {"observe", py_observe, METH_VARARGS, "observe(slots, indices, seats, obs, masks, planning)"},
+    {"collect", py_collect, METH_VARARGS, "collect(slots, indices, selfplay, rewards, terminated, truncated, seats)"},
+    {"heuristic", py_heuristic, METH_VARARGS, "heuristic(slots, indices, out): the heuristic's action for each seat to act"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The native core of phase10 (see phase10_env/core).", -1, methods};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "SLOT_BYTES", (long)sizeof(Slot)) < 0 || PyModule_AddIntConstant(m, "OBS_SIZE", OBS_SIZE) < 0 ||
+        PyModule_AddIntConstant(m, "PLANNING_SIZE", PLANNING_SIZE) < 0 || PyModule_AddIntConstant(m, "NUM_ACTIONS", NUM_ACTIONS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
