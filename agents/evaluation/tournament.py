@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from phase10_env import raw_env
 from phase10_env.actions import DRAW_DECK, DRAW_DISCARD
@@ -28,6 +29,7 @@ from ..play import parallel_map, play, policy_chooser
 from ..policies.registry import cached_agent, forget_agents, make_agent
 
 Z95 = 1.959963984540054
+NATIVE_BATCH = 512  # games per call of the native core
 
 
 def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
@@ -300,17 +302,31 @@ def seat_entries(agents: Sequence[str], num_players: int) -> tuple[str, ...]:
 def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100, seed: int = 0,
                    rules: RulesConfig | Mapping[str, Any] | str | Path | None = None, workers: int | None = None,
                    max_steps: int = 200_000, progress: bool = True, backend: str = "processes",
-                   address: str | None = None) -> TournamentResult:
+                   address: str | None = None, native: bool | None = None) -> TournamentResult:
     """Play ``games`` full games; ``workers`` processes (default: all cores), or with
     ``backend="ray"`` Ray tasks on the cluster at ``address`` (see :func:`agents.play.parallel_map`);
-    the same seed gives the same results either way."""
+    the same seed gives the same results either way. Games of built-in agents only (``random``,
+    ``heuristic``) are played in the native core when it is built (``native=None``; ``True``
+    insists, ``False`` plays them in Python): the same games, in one process."""
+    from .native_games import play_games, plays_natively
+
     entries = seat_entries(agents, num_players)
     forget_agents()  # a saved model may have changed on disk since the last tournament
     for spec in set(entries):
         make_agent(spec) if not spec.startswith(("ppo", "human")) else None  # fail fast on bad names
     setup = MatchSetup(entries, num_players, load_rules(rules).to_dict(), seed, max_steps)
-    jobs = [(setup, g) for g in range(games)]
     start = time.perf_counter()
+    if native is True and not plays_natively(entries):
+        raise ValueError(f"the native core plays only {['random', 'heuristic']} (and must be built), not {list(entries)}")
+    if native is not False and backend == "processes" and plays_natively(entries):
+        outcomes = []
+        with tqdm(total=games, desc=" vs ".join(dict.fromkeys(entries)) + " (native core)", unit="game",
+                  disable=not progress) as bar:
+            for first in range(0, games, NATIVE_BATCH):
+                outcomes += play_games(setup, range(first, min(games, first + NATIVE_BATCH)))
+                bar.update(min(games, first + NATIVE_BATCH) - first)
+        return TournamentResult(setup, outcomes, time.perf_counter() - start, 1)
+    jobs = [(setup, g) for g in range(games)]
     outcomes = parallel_map(_play_indexed, jobs, workers, desc=" vs ".join(dict.fromkeys(entries)), progress=progress,
                             backend=backend, address=address)
     return TournamentResult(setup, outcomes, time.perf_counter() - start, workers or os.cpu_count() or 1)

@@ -20,15 +20,23 @@ agent cannot rule out.
 
 Spec: ``mcts`` or ``mcts:sims=16,width=4`` (see :class:`SearchConfig`). Deterministic for a
 seed: the budget is a number of sampled games, not a time.
+
+With the native core built (``backend=native``, the default then) the sampled games are dealt
+and played out in C (:mod:`phase10_env.core`): one game consistent with the view is built, and
+each sample deals again the cards the seat cannot see (``determinize``), every candidate's copy
+of it played out by the core's heuristic, a batch of samples per call. ``backend=python`` keeps
+the engine's own play-outs (the reference; about a hundred times slower).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
 
-from phase10_env.codec import next_action
+from phase10_env import core
+from phase10_env.codec import encode, next_action
 from phase10_env.engine import Discard, Draw, Game, Move, SeatView, Stage
 from phase10_env.policy import PlayerObservation
 
@@ -49,7 +57,10 @@ class SearchConfig:
     * ``confidence``: how many standard errors a move's mean gain over the heuristic's choice
       must exceed before the agent plays it instead (sampled games are few and noisy);
     * ``after_down``: search also once its phase is down (the heuristic then only sheds
-      cards, and searching rarely changes its choice).
+      cards, and searching rarely changes its choice);
+    * ``backend``: ``native`` (play-outs in the compiled core, in batches of ``batch``
+      samples) or ``python`` (the engine's play-outs, one sample at a time); ``auto`` takes the
+      core when it is built.
     """
 
     sims: int = 8
@@ -58,6 +69,8 @@ class SearchConfig:
     points_weight: float = 0.25
     confidence: float = 2.0
     after_down: bool = False
+    backend: str = "auto"
+    batch: int = 8
 
     def __post_init__(self) -> None:
         if self.sims < 1:
@@ -68,6 +81,10 @@ class SearchConfig:
             raise ValueError(f"width must be at least 1, not {self.width}")
         if self.points_weight < 0:
             raise ValueError(f"points_weight must not be negative, not {self.points_weight}")
+        if self.backend not in ("auto", "native", "python"):
+            raise ValueError(f"backend must be auto, native or python, not {self.backend!r}")
+        if self.batch < 1:
+            raise ValueError(f"batch must be at least 1, not {self.batch}")
 
 
 def parse_search_options(text: str) -> SearchConfig:
@@ -79,6 +96,9 @@ def parse_search_options(text: str) -> SearchConfig:
         if not sep or key not in kinds:
             raise ValueError(f"bad mcts option {item!r}; options are {sorted(kinds)} as key=value")
         kind = kinds[key]
+        if kind in (str, "str"):
+            options[key] = value
+            continue
         if kind in (bool, "bool"):
             if value.lower() not in ("true", "false"):
                 raise ValueError(f"mcts option {key} takes true or false, not {value!r}")
@@ -100,6 +120,10 @@ class SearchAgent:
         self.config = config or SearchConfig()
         self.heuristic = HeuristicAgent()
         self.rng = np.random.default_rng(seed)
+        backend = self.config.backend
+        self.native = backend == "native" or (backend == "auto" and core.available())
+        if self.native:
+            core.native()  # a clear error if the core was asked for and is not built
 
     def seed(self, seed: int | None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -122,11 +146,18 @@ class SearchAgent:
         cfg, seat = self.config, view.seat
         gains: list[list[float]] = [[] for _ in candidates]  # over the heuristic's choice, world by world
         live = list(range(1, len(candidates)))
-        for w in range(1, cfg.sims + 1):
-            world = Game.from_view(view, self.rng)
-            base = self.play_out(world.copy(), candidates[0], seat)
-            for i in live:
-                gains[i].append(self.play_out(world.copy(), candidates[i], seat) - base)
+        worlds = _NativeWorlds(view, self.rng) if self.native else None
+        w = 0
+        while w < cfg.sims:
+            if worlds is None:
+                world = Game.from_view(view, self.rng)
+                values = [[self.play_out(world.copy(), candidates[i], seat) for i in [0, *live]]]
+            else:
+                values = worlds.play_outs([candidates[i] for i in [0, *live]], min(cfg.batch, cfg.sims - w), self.value)
+            for row in values:
+                w += 1
+                for i, value in zip(live, row[1:]):
+                    gains[i].append(value - row[0])
             if w >= cfg.min_sims:
                 live = [i for i in live if any(gains[i]) and _bounds(gains[i], cfg.confidence)[1] > 0]
                 if not live:
@@ -155,13 +186,57 @@ class SearchAgent:
         choose = self.heuristic.choose_move
         while game.hand_number == hand and not game.is_over:
             game.unsafe_apply(choose(game.view(game.current)))
-        if game.is_over:
-            return 2.0 if seat in game.winners else -2.0
-        made = [game.phases_completed[s] - phases[s] for s in range(game.num_players)]
-        added = [game.scores[s] - scores[s] for s in range(game.num_players)]
-        others = [s for s in range(game.num_players) if s != seat and game.active[s]]
+        return self.value(seat, game.is_over, game.winners, game.active, phases, game.phases_completed, scores, game.scores)
+
+    def value(self, seat: int, over: bool, winners: Sequence[int], active: Sequence[bool], phases_before: Sequence[int],
+              phases_after: Sequence[int], scores_before: Sequence[int], scores_after: Sequence[int]) -> float:
+        """A hand's worth to ``seat``: its phase made less the best opponent's, plus the points
+        that opponent added less its own (weighed); a game's end is worth 2 won, -2 lost."""
+        if over:
+            return 2.0 if seat in winners else -2.0
+        n = len(active)
+        made = [phases_after[s] - phases_before[s] for s in range(n)]
+        added = [scores_after[s] - scores_before[s] for s in range(n)]
+        others = [s for s in range(n) if s != seat and active[s]]
         best = max(others, key=lambda s: (made[s], -added[s]))
         return made[seat] - made[best] + self.config.points_weight * (added[best] - added[seat]) / 100
+
+
+class _NativeWorlds:
+    """The games a search samples from one view, dealt and played out by the native core: one
+    game consistent with the view, loaded into a slot; each sample deals again what the seat
+    cannot see, and each candidate plays out its own copy of that sample."""
+
+    def __init__(self, view: SeatView, rng: np.random.Generator) -> None:
+        from phase10_env.core.convert import load_game
+
+        self.core, self.view, self.rng = core.native(), view, rng
+        self.base = np.zeros((1, core.SLOT_BYTES), dtype=np.uint8)
+        load_game(self.base, 0, Game.from_view(view, rng))
+
+    def play_outs(self, moves: list[Move], samples: int, value: Callable[..., float]) -> list[list[float]]:
+        """``value`` of each move in each of ``samples`` new samples, ``[sample][move]``."""
+        view, k = self.view, len(moves)
+        slots = np.repeat(self.base, samples * k, axis=0)
+        rows = np.arange(samples * k, dtype=np.int64)
+        seeds = np.repeat(self.rng.integers(2**63, size=samples, dtype=np.uint64), k)
+        self.core.determinize(slots, rows, np.full(len(rows), view.seat, dtype=np.int64), seeds)
+        actions = np.tile([encode(m, view.seat, view.num_players) for m in moves], samples).astype(np.int64)
+        status = np.empty(len(rows), dtype=np.int8)
+        self.core.act(slots, rows, actions, status)
+        self.core.playout(slots, rows, True, False, seeds)
+        g = slots.view(core.SLOT)[:, 0]["g"]
+        phases = [p.phases_completed for p in view.players]
+        scores = [p.score for p in view.players]
+        n = view.num_players
+        out = [[0.0] * k for _ in range(samples)]
+        for r in range(len(rows)):
+            row = g[r]
+            winners = [s for s in range(n) if int(row["winners"]) >> s & 1]
+            out[r // k][r % k] = value(view.seat, int(row["stage"]) == Stage.GAME_OVER, winners,
+                                       row["active"][:n].astype(bool).tolist(), phases, row["completed"][:n].tolist(),
+                                       scores, row["scores"][:n].tolist())
+        return out
 
 
 def _bounds(gains: list[float], confidence: float) -> tuple[float, float]:

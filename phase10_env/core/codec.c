@@ -42,7 +42,7 @@ static int open_choices(const Game *g, const Pending *p, const uint8_t *picked, 
     return kept;
 }
 
-static Choices scratch; /* the core runs on one thread at a time (the GIL is held) */
+static _Thread_local Choices scratch; /* per thread: batched calls release the GIL */
 
 static void partner_of(const Game *g, Meld first, Requirement *out) {
     const Phase *ph = &PHASES[phase_of(g, g->current)];

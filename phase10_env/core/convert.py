@@ -10,7 +10,7 @@ import numpy as np
 from ..engine.cards import card_name
 from ..engine.config import SKIP_RULES, RulesConfig
 from ..engine.phases import KIND_NAMES, NaturalRule
-from ..engine.state import FORMAT, STAGE_NAMES, VERSION
+from ..engine.state import FORMAT, STAGE_NAMES, VERSION, GameState
 
 
 def rules_tuple(rules: RulesConfig) -> tuple[tuple[int, ...], int, int, int, int]:
@@ -65,3 +65,49 @@ def state_json(g: np.void, rules: RulesConfig) -> dict[str, Any]:
             for s in range(n)
         ],
     }
+
+
+def _put_u128(words: np.ndarray, value: int) -> None:
+    words[0], words[1] = value & (2**64 - 1), value >> 64
+
+
+def load_game(slots: np.ndarray, row: int, game: GameState) -> None:
+    """Write ``game`` (a position of the Python engine) into slot ``row`` of ``slots`` (its env
+    settings kept, nothing in progress): the core plays on from it exactly as the engine would."""
+    from . import SLOT
+
+    slot = slots.view(SLOT)[row, 0]
+    slot["g"] = np.zeros((), SLOT["g"])
+    g = slot["g"]
+    n = game.num_players
+    rng = game.rng.bit_generator.state
+    _put_u128(g["rng"]["state"], int(rng["state"]["state"]))
+    _put_u128(g["rng"]["inc"], int(rng["state"]["inc"]))
+    g["rng"]["has_uint32"], g["rng"]["uinteger"] = int(rng["has_uint32"]), int(rng["uinteger"])
+    g["seed"] = game.seed
+    phases, ptw, advance_all, per_group, skip_rule = rules_tuple(game.rules)
+    g["rules"]["phases"][:len(phases)] = phases
+    g["rules"]["num_phases"], g["rules"]["phases_to_win"] = len(phases), ptw
+    g["rules"]["advance_all"], g["rules"]["per_group"], g["rules"]["skip_rule"] = advance_all, per_group, skip_rule
+    g["num_players"], g["dealer"], g["current"], g["stage"] = n, game.dealer, game.current, int(game.stage)
+    g["replay"], g["hand_number"] = int(game.replay), game.hand_number
+    g["winners"] = sum(1 << s for s in game.winners)
+    for s in range(n):
+        g["hands"][s] = np.frombuffer(bytes(game.hands[s]), np.uint8)
+        g["taken"][s] = np.frombuffer(bytes(game.taken_from_discard[s]), np.uint8)
+        g["hand_size"][s] = game.hand_sizes[s]
+        g["supply"][s] = game.number_counts[s]
+        g["num_groups"][s] = len(game.table[s])
+        for i, group in enumerate(game.table[s]):
+            t = g["table"][s][i]
+            t["kind"], t["value"], t["low"], t["high"], t["n"] = group.kind, group.value, group.low, group.high, len(group.cards)
+            t["cards"][:len(group.cards)] = group.cards
+        g["completed"][s], g["laid"][s], g["scores"][s] = game.phases_completed[s], game.laid[s], game.scores[s]
+        g["skip_pending"][s], g["lost_turn"][s] = game.skip_pending[s], game.lost_turn[s]
+        g["skipped"][s], g["active"][s] = game.skipped_this_hand[s], game.active[s]
+    g["draw"][:len(game.draw_pile)], g["num_draw"] = game.draw_pile, len(game.draw_pile)
+    g["discard"][:len(game.discard_pile)], g["num_discard"] = game.discard_pile, len(game.discard_pile)
+    g["discard_counts"] = np.frombuffer(bytes(game.discard_counts), np.uint8)
+    g["table_counts"] = np.frombuffer(bytes(game.table_counts), np.uint8)
+    slot["p"] = np.zeros((), SLOT["p"])
+    slot["terminated"] = slot["truncated"] = 0

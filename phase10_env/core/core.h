@@ -191,6 +191,7 @@ typedef struct {
     uint64_t episode_seed;
     uint8_t learner, terminated, truncated;
     uint8_t last_actor;            /* the seat that acted last (the AEC env's agent_selection once it ended) */
+    int32_t turns[MAX_PLAYERS];    /* draws each seat made this episode */
     int32_t steps;                 /* actions of every seat this episode (max_steps) */
     double cumulative[MAX_PLAYERS];   /* rewards since each seat last acted */
     double step_rewards[MAX_PLAYERS]; /* rewards of the last action */
@@ -203,3 +204,13 @@ int slot_check(const Slot *s, int action);  /* 0 legal; 1 out of range; 2 masked
 int slot_act(Slot *s, int action);          /* one action of the seat to act (must be legal) */
 int slot_advance(Slot *s);                  /* built-in seats play; returns STATUS_* */
 int slot_status(const Slot *s);
+/* raw_env.reset(seed=aec_seed, options={"first_dealer": dealer}) with each random seat's own
+ * generator seeded (agent_seeds, by seat offset from the learner): a tournament's game. */
+void slot_reset_game(Slot *s, uint64_t aec_seed, int first_dealer, const uint64_t *agent_seeds);
+/* Play every seat with the heuristic (or uniformly random legal actions from ``rng``) to the
+ * end of the hand (until_hand) or of the game; no rewards or episode bookkeeping. */
+void slot_playout(Slot *s, int until_hand, int random_policy, Pcg64 *rng);
+/* Deal again every card ``seat`` cannot see (other hands but the cards seen taken from the
+ * discard pile, and the draw pile), at random, and reseed the game's generator: a game that
+ * seat cannot tell from this one (Game.from_view). */
+void slot_determinize(Slot *s, int seat, Pcg64 *rng);

@@ -186,7 +186,7 @@ static int extends(const Move *m, const Pending *p) {
     return 0;
 }
 
-static Choices first_choices, second_choices;
+static _Thread_local Choices first_choices, second_choices;
 
 /* The best lay-down (Game.laydown_moves order, min of _after_laydown) among those the move in
  * progress extends; returns 0 if there is none. */

@@ -349,6 +349,91 @@ fail:
     return NULL;
 }
 
+/* ---------------------------------------------------------------- reset_games(slots, indices, aec_seeds uint64 (M,), dealers int64 (M,), agent_seeds uint64 (M, 6)) */
+
+static PyObject *py_reset_games(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *seeds_obj, *dealers_obj, *agents_obj;
+    if (!PyArg_ParseTuple(args, "OOOOO", &slots_obj, &idx_obj, &seeds_obj, &dealers_obj, &agents_obj)) return NULL;
+    Buf slots, idx, seeds = {0}, dealers = {0}, agents = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8;
+    if (get_buffer(seeds_obj, &seeds, 0, 8, "aec_seeds") < 0 || check_len(&seeds, m * 8, "aec_seeds") < 0 ||
+        get_buffer(dealers_obj, &dealers, 0, 8, "dealers") < 0 || check_len(&dealers, m * 8, "dealers") < 0 ||
+        get_buffer(agents_obj, &agents, 0, 8, "agent_seeds") < 0 || check_len(&agents, m * 8 * MAX_PLAYERS, "agent_seeds") < 0)
+        goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf, *dl = (const int64_t *)dealers.view.buf;
+    const uint64_t *sd = (const uint64_t *)seeds.view.buf, *ag = (const uint64_t *)agents.view.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        Slot *s = slot_at(&slots, ix[i]);
+        if (dl[i] < 0 || dl[i] >= s->g.num_players) {
+            PyErr_Format(PyExc_ValueError, "first dealer %lld is no seat of a %d-player game", (long long)dl[i], s->g.num_players);
+            goto fail;
+        }
+        slot_reset_game(s, sd[i], (int)dl[i], ag + i * MAX_PLAYERS);
+    }
+    release(&slots), release(&idx), release(&seeds), release(&dealers), release(&agents);
+    Py_RETURN_NONE;
+fail:
+    release(&slots), release(&idx), release(&seeds), release(&dealers), release(&agents);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- playout(slots, indices, until_hand, random_policy, seeds uint64 (M,)) */
+
+static PyObject *py_playout(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *seeds_obj;
+    int until_hand, random_policy;
+    if (!PyArg_ParseTuple(args, "OOppO", &slots_obj, &idx_obj, &until_hand, &random_policy, &seeds_obj)) return NULL;
+    Buf slots, idx, seeds = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8;
+    if (get_buffer(seeds_obj, &seeds, 0, 8, "seeds") < 0 || check_len(&seeds, m * 8, "seeds") < 0) goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf;
+    const uint64_t *sd = (const uint64_t *)seeds.view.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < m; i++) {
+        Pcg64 rng;
+        pcg_seed(&rng, sd[i]);
+        slot_playout(slot_at(&slots, ix[i]), until_hand, random_policy, &rng);
+    }
+    Py_END_ALLOW_THREADS
+    release(&slots), release(&idx), release(&seeds);
+    Py_RETURN_NONE;
+fail:
+    release(&slots), release(&idx), release(&seeds);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- determinize(slots, indices, seats int64 (M,), seeds uint64 (M,)) */
+
+static PyObject *py_determinize(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *seats_obj, *seeds_obj;
+    if (!PyArg_ParseTuple(args, "OOOO", &slots_obj, &idx_obj, &seats_obj, &seeds_obj)) return NULL;
+    Buf slots, idx, seats = {0}, seeds = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8;
+    if (get_buffer(seats_obj, &seats, 0, 8, "seats") < 0 || check_len(&seats, m * 8, "seats") < 0 ||
+        get_buffer(seeds_obj, &seeds, 0, 8, "seeds") < 0 || check_len(&seeds, m * 8, "seeds") < 0)
+        goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf, *se = (const int64_t *)seats.view.buf;
+    const uint64_t *sd = (const uint64_t *)seeds.view.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        Slot *s = slot_at(&slots, ix[i]);
+        if (se[i] < 0 || se[i] >= s->g.num_players) {
+            PyErr_Format(PyExc_ValueError, "no seat %lld in a %d-player game", (long long)se[i], s->g.num_players);
+            goto fail;
+        }
+        Pcg64 rng;
+        pcg_seed(&rng, sd[i]);
+        slot_determinize(s, (int)se[i], &rng);
+    }
+    release(&slots), release(&idx), release(&seats), release(&seeds);
+    Py_RETURN_NONE;
+fail:
+    release(&slots), release(&idx), release(&seats), release(&seeds);
+    return NULL;
+}
+
 /* ---------------------------------------------------------------- layout() */
 
 #define F(type, field, fmt) {#field, offsetof(type, field), fmt}
@@ -386,7 +471,7 @@ static const Field CONFIG_FIELDS[] = {
 static const Field SLOT_FIELDS[] = {
     F(Slot, g, "Game"), F(Slot, p, "Pending"), F(Slot, cfg, "EnvConfig"), F(Slot, env_rng, "Pcg64"),
     F(Slot, agent_rng, "(6,)Pcg64"), F(Slot, episode_seed, "u8"), F(Slot, learner, "u1"), F(Slot, terminated, "u1"),
-    F(Slot, truncated, "u1"), F(Slot, last_actor, "u1"), F(Slot, steps, "i4"), F(Slot, cumulative, "(6,)f8"), F(Slot, step_rewards, "(6,)f8"),
+    F(Slot, truncated, "u1"), F(Slot, last_actor, "u1"), F(Slot, turns, "(6,)i4"), F(Slot, steps, "i4"), F(Slot, cumulative, "(6,)f8"), F(Slot, step_rewards, "(6,)f8"),
     F(Slot, events, "Events"), {NULL, 0, NULL}};
 
 static PyObject *fields_list(const Field *f) {
@@ -436,6 +521,9 @@ static PyMethodDef methods[] = {
     {"advance", py_advance, METH_VARARGS, "advance(slots, indices, None, status): built-in seats play"},
     {"step", py_step, METH_VARARGS, "step(slots, indices, actions, status): act, then advance"},
     {"observe", py_observe, METH_VARARGS, "observe(slots, indices, seats, obs, masks, planning)"},
+    {"reset_games", py_reset_games, METH_VARARGS, "reset_games(slots, indices, aec_seeds, dealers, agent_seeds): tournament games"},
+    {"playout", py_playout, METH_VARARGS, "playout(slots, indices, until_hand, random_policy, seeds): play every seat out"},
+    {"determinize", py_determinize, METH_VARARGS, "determinize(slots, indices, seats, seeds): redeal what each seat cannot see"},
     {"collect", py_collect, METH_VARARGS, "collect(slots, indices, selfplay, rewards, terminated, truncated, seats)"},
     {"heuristic", py_heuristic, METH_VARARGS, "heuristic(slots, indices, out): the heuristic's action for each seat to act"},
     {NULL, NULL, 0, NULL},

@@ -41,8 +41,87 @@ void slot_reset(Slot *s, int has_seed, uint64_t seed) {
     s->events.went_out = -1;
     s->steps = 0;
     s->terminated = s->truncated = 0;
-    for (int i = 0; i < MAX_PLAYERS; i++) s->cumulative[i] = s->step_rewards[i] = 0.0;
+    for (int i = 0; i < MAX_PLAYERS; i++) {
+        s->cumulative[i] = s->step_rewards[i] = 0.0;
+        s->turns[i] = 0;
+    }
 }
+
+void slot_reset_game(Slot *s, uint64_t aec_seed, int first_dealer, const uint64_t *agent_seeds) {
+    int n = s->g.num_players;
+    Rules rules = s->g.rules;
+    Pcg64 seeder;
+    pcg_seed(&seeder, aec_seed);
+    uint64_t seed2 = pcg_seed63(&seeder);
+    uint8_t phases[MAX_PLAYERS];
+    if (s->cfg.random_start)
+        for (int i = 0; i < n; i++) phases[i] = (uint8_t)pcg_below32(&seeder, rules.phases_to_win);
+    s->learner = (uint8_t)(s->cfg.learner_seat >= 0 ? s->cfg.learner_seat : 0);
+    for (int o = 0; o < n; o++) /* shared: one generator, agent_rng[1], seeded with agent_seeds[1] */
+        if (s->cfg.controller[o] == CTRL_RANDOM) {
+            int a = s->cfg.shared_random ? 1 : o;
+            pcg_seed(&s->agent_rng[a], agent_seeds[a]);
+        }
+    s->episode_seed = aec_seed;
+    game_new(&s->g, n, &rules, seed2, first_dealer, s->cfg.random_start ? phases : NULL);
+    memset(&s->p, 0, sizeof s->p);
+    memset(&s->events, 0, sizeof s->events);
+    s->events.went_out = -1;
+    s->steps = 0;
+    s->terminated = s->truncated = 0;
+    for (int i = 0; i < MAX_PLAYERS; i++) {
+        s->cumulative[i] = s->step_rewards[i] = 0.0;
+        s->turns[i] = 0;
+    }
+}
+
+void slot_playout(Slot *s, int until_hand, int random_policy, Pcg64 *rng) {
+    Game *g = &s->g;
+    int hand = g->hand_number;
+    while (g->stage != STAGE_GAME_OVER && (!until_hand || g->hand_number == hand)) {
+        int action;
+        if (random_policy) {
+            uint8_t mask[NUM_ACTIONS];
+            int legal[NUM_ACTIONS], count = 0;
+            legal_mask(g, &s->p, mask);
+            for (int a = 0; a < NUM_ACTIONS; a++)
+                if (mask[a]) legal[count++] = a;
+            action = legal[pcg_below32(rng, (uint64_t)count)];
+        } else {
+            action = heuristic_action(g, &s->p);
+        }
+        Move move;
+        if (decode_action(g, &s->p, action, &move)) apply_move(g, &move, &s->events);
+    }
+}
+
+void slot_determinize(Slot *s, int seat, Pcg64 *rng) {
+    Game *g = &s->g;
+    uint8_t pool[DECK_SIZE], order[DECK_SIZE];
+    int size = 0, hidden[MAX_PLAYERS] = {0};
+    for (int p = 0; p < g->num_players; p++) {
+        if (p == seat) continue;
+        for (int k = 0; k < NUM_KINDS; k++) {
+            int unseen = g->hands[p][k] - g->taken[p][k];
+            for (int c = 0; c < unseen; c++) pool[size++] = (uint8_t)k;
+            hidden[p] += unseen;
+        }
+    }
+    for (int i = 0; i < g->num_draw; i++) pool[size++] = g->draw[i];
+    pcg_permutation(rng, size, order);
+    int next = 0;
+    for (int p = 0; p < g->num_players; p++) {
+        if (p == seat) continue;
+        memcpy(g->hands[p], g->taken[p], NUM_KINDS);
+        for (int i = 0; i < hidden[p]; i++) g->hands[p][pool[order[next++]]]++;
+        memset(g->supply[p], 0, NUM_NUMBERS + 1);
+        for (int k = 0; k < NUM_NATURALS; k++) g->supply[p][k % NUM_NUMBERS + 1] += g->hands[p][k];
+    }
+    for (int i = 0; next < size; i++) g->draw[i] = pool[order[next++]];
+    g->seed = pcg_seed63(rng);
+    pcg_seed(&g->rng, g->seed);
+}
+
 
 int slot_check(const Slot *s, int action) {
     if (s->terminated || s->truncated) return 3;
@@ -76,6 +155,7 @@ int slot_act(Slot *s, int action) {
     for (int i = 0; i < n; i++) s->step_rewards[i] = 0.0;
     s->cumulative[seat] = 0.0;
     s->steps++;
+    if (g->stage == STAGE_DRAW) s->turns[seat]++;
     Move move;
     memset(&s->events, 0, sizeof s->events);
     s->events.went_out = -1;

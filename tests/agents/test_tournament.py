@@ -35,7 +35,7 @@ def test_every_entry_plays_every_seat_under_every_dealer() -> None:
 
 def test_same_results_whatever_the_number_of_workers() -> None:
     kwargs = dict(agents=["heuristic", "random"], num_players=2, games=12, seed=7, progress=False,
-                  rules={"phases_to_win": 3})
+                  rules={"phases_to_win": 3}, native=False)  # the process pool (the core plays in one process)
     results = [run_tournament(workers=w, **kwargs) for w in (1, 2)]
     assert results[0].outcomes == results[1].outcomes, "the same games (thinking time is not part of a game)"
     one, two = (r.to_json() for r in results)
