@@ -236,6 +236,16 @@ def cmd_bench(args: argparse.Namespace) -> None:
 
     from .evaluation.bench import full_benchmark, search_costs, summary_table
 
+    if args.core:
+        from .evaluation.core_bench import core_benchmark, core_table
+
+        result = core_benchmark(args.seconds, seed=args.seed)
+        print(core_table(result))
+        if args.json:
+            Path(args.json).write_text(json.dumps(result, indent=2))
+            print(f"wrote {args.json}")
+        return
+
     compiled = compiled_parts()
     print("compiled parts: " + ", ".join(f"{name} {'yes' if built else 'NO (pure Python)'}" for name, built in compiled.items()))
     results, engine = full_benchmark(args.seconds, tuple(args.players), seed=args.seed)
@@ -337,6 +347,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, nargs="+", default=[2, 6], help="player counts to measure")
     p.add_argument("--seed", type=int, default=0, help="seed of the random play")
     p.add_argument("--json", help="write the figures as JSON here")
+    p.add_argument("--core", action="store_true",
+                   help="measure the native core instead, side by side with the Python code it follows: the vector env "
+                        "against SyncVectorEnv of Phase10Env (2 and 4 players, 64 and 256 games, --seconds shared by "
+                        "the 8 runs), heuristic decisions, search play-outs, memory per game")
     p.set_defaults(func=cmd_bench)
 
     p = command("serve", "play, watch or replay games in a web browser",
