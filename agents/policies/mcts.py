@@ -30,7 +30,7 @@ the engine's own play-outs (the reference; about a hundred times slower).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -153,7 +153,7 @@ class SearchAgent:
                 world = Game.from_view(view, self.rng)
                 values = [[self.play_out(world.copy(), candidates[i], seat) for i in [0, *live]]]
             else:
-                values = worlds.play_outs([candidates[i] for i in [0, *live]], min(cfg.batch, cfg.sims - w), self.value)
+                values = worlds.play_outs([candidates[i] for i in [0, *live]], min(cfg.batch, cfg.sims - w), cfg.points_weight)
             for row in values:
                 w += 1
                 for i, value in zip(live, row[1:]):
@@ -214,8 +214,9 @@ class _NativeWorlds:
         self.base = np.zeros((1, core.SLOT_BYTES), dtype=np.uint8)
         load_game(self.base, 0, Game.from_view(view, rng))
 
-    def play_outs(self, moves: list[Move], samples: int, value: Callable[..., float]) -> list[list[float]]:
-        """``value`` of each move in each of ``samples`` new samples, ``[sample][move]``."""
+    def play_outs(self, moves: list[Move], samples: int, points_weight: float) -> list[list[float]]:
+        """The value (:meth:`SearchAgent.value`) of each move in each of ``samples`` new
+        samples, ``[sample][move]``."""
         view, k = self.view, len(moves)
         slots = np.repeat(self.base, samples * k, axis=0)
         rows = np.arange(samples * k, dtype=np.int64)
@@ -225,18 +226,10 @@ class _NativeWorlds:
         status = np.empty(len(rows), dtype=np.int8)
         self.core.act(slots, rows, actions, status)
         self.core.playout(slots, rows, True, False, seeds)
-        g = slots.view(core.SLOT)[:, 0]["g"]
-        phases = [p.phases_completed for p in view.players]
-        scores = [p.score for p in view.players]
-        n = view.num_players
-        out = [[0.0] * k for _ in range(samples)]
-        for r in range(len(rows)):
-            row = g[r]
-            winners = [s for s in range(n) if int(row["winners"]) >> s & 1]
-            out[r // k][r % k] = value(view.seat, int(row["stage"]) == Stage.GAME_OVER, winners,
-                                       row["active"][:n].astype(bool).tolist(), phases, row["completed"][:n].tolist(),
-                                       scores, row["scores"][:n].tolist())
-        return out
+        values = np.empty(len(rows))
+        self.core.hand_values(slots, rows, view.seat, np.array([p.phases_completed for p in view.players], dtype=np.int64),
+                              np.array([p.score for p in view.players], dtype=np.int64), points_weight, values)
+        return values.reshape(samples, k).tolist()  # type: ignore[no-any-return]
 
 
 def _bounds(gains: list[float], confidence: float) -> tuple[float, float]:

@@ -419,7 +419,7 @@ static PyObject *py_determinize(PyObject *self, PyObject *args) {
     const uint64_t *sd = (const uint64_t *)seeds.view.buf;
     for (Py_ssize_t i = 0; i < m; i++) {
         Slot *s = slot_at(&slots, ix[i]);
-        if (se[i] < 0 || se[i] >= s->g.num_players) {
+        if (se[i] < -1 || se[i] >= s->g.num_players) {
             PyErr_Format(PyExc_ValueError, "no seat %lld in a %d-player game", (long long)se[i], s->g.num_players);
             goto fail;
         }
@@ -431,6 +431,57 @@ static PyObject *py_determinize(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 fail:
     release(&slots), release(&idx), release(&seats), release(&seeds);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- hand_values(slots, indices, seat, phases int64 (P,), scores int64 (P,), points_weight, out float64 (M,))
+ * What the hand played out in each slot was worth to ``seat`` (the search's value, see
+ * agents/policies/mcts.py): 2 or -2 if the game ended (won or lost); else its phases made less
+ * the best other active seat's (most phases made, then fewest points added), plus
+ * points_weight x (the points that seat added less its own) / 100, from ``phases`` and
+ * ``scores`` before the hand. */
+
+static PyObject *py_hand_values(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *phases_obj, *scores_obj, *out_obj;
+    int seat;
+    double weight;
+    if (!PyArg_ParseTuple(args, "OOiOOdO", &slots_obj, &idx_obj, &seat, &phases_obj, &scores_obj, &weight, &out_obj)) return NULL;
+    Buf slots, idx, phases = {0}, scores = {0}, out = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8;
+    if (get_buffer(phases_obj, &phases, 0, 8, "phases") < 0 || get_buffer(scores_obj, &scores, 0, 8, "scores") < 0 ||
+        get_buffer(out_obj, &out, 1, 8, "out") < 0 || check_len(&out, m * 8, "out") < 0)
+        goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf, *ph = (const int64_t *)phases.view.buf, *sc = (const int64_t *)scores.view.buf;
+    double *o = (double *)out.view.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        const Game *g = &slot_at(&slots, ix[i])->g;
+        int n = g->num_players;
+        if (seat < 0 || seat >= n || phases.view.len < n * 8 || scores.view.len < n * 8) {
+            PyErr_SetString(PyExc_ValueError, "seat, phases or scores do not fit the game");
+            goto fail;
+        }
+        if (g->stage == STAGE_GAME_OVER) {
+            o[i] = (g->winners >> seat) & 1 ? 2.0 : -2.0;
+            continue;
+        }
+        int best = -1, best_made = 0, best_added = 0;
+        for (int s = 0; s < n; s++) {
+            if (s == seat || !g->active[s]) continue;
+            int made = g->completed[s] - (int)ph[s], added = g->scores[s] - (int)sc[s];
+            if (best < 0 || made > best_made || (made == best_made && added < best_added)) {
+                best = s;
+                best_made = made;
+                best_added = added;
+            }
+        }
+        int made = g->completed[seat] - (int)ph[seat], added = g->scores[seat] - (int)sc[seat];
+        o[i] = (double)(made - best_made) + weight * (double)(best_added - added) / 100;
+    }
+    release(&slots), release(&idx), release(&phases), release(&scores), release(&out);
+    Py_RETURN_NONE;
+fail:
+    release(&slots), release(&idx), release(&phases), release(&scores), release(&out);
     return NULL;
 }
 
@@ -524,6 +575,7 @@ static PyMethodDef methods[] = {
     {"reset_games", py_reset_games, METH_VARARGS, "reset_games(slots, indices, aec_seeds, dealers, agent_seeds): tournament games"},
     {"playout", py_playout, METH_VARARGS, "playout(slots, indices, until_hand, random_policy, seeds): play every seat out"},
     {"determinize", py_determinize, METH_VARARGS, "determinize(slots, indices, seats, seeds): redeal what each seat cannot see"},
+    {"hand_values", py_hand_values, METH_VARARGS, "hand_values(slots, indices, seat, phases, scores, points_weight, out)"},
     {"collect", py_collect, METH_VARARGS, "collect(slots, indices, selfplay, rewards, terminated, truncated, seats)"},
     {"heuristic", py_heuristic, METH_VARARGS, "heuristic(slots, indices, out): the heuristic's action for each seat to act"},
     {NULL, NULL, 0, NULL},

@@ -80,3 +80,28 @@ def test_determinize_deals_only_what_the_seat_cannot_see():
         total = row["hands"][:3].sum(0) + np.bincount(row["draw"][:row["num_draw"]], minlength=50)
         assert np.array_equal(total, in_sight) and row["num_draw"] == len(game.draw_pile) == seen.draw_pile_size
     assert len({bytes(row["hands"][1]) for row in g}) > 100  # the other hands really are dealt again
+
+
+def test_hand_values_are_the_search_agents_values():
+    from agents.policies.mcts import SearchAgent
+
+    agent, core, heuristic = SearchAgent(), native(), HeuristicAgent()
+    for seed in range(8):
+        game = Game(2 + seed % 4, seed=seed, start_phases=[9] * (2 + seed % 4) if seed % 3 == 0 else None)
+        for _ in range(5):
+            game.apply(heuristic.choose_move(game.view(game.current)))
+        slots = np.zeros((30, SLOT_BYTES), np.uint8)
+        for r in range(30):
+            load_game(slots, r, game)
+        rows = np.arange(30, dtype=np.int64)
+        core.determinize(slots, rows, np.full(30, game.current, np.int64), np.arange(30, dtype=np.uint64))
+        core.playout(slots, rows, True, False, np.zeros(30, np.uint64))
+        values = np.empty(30)
+        core.hand_values(slots, rows, game.current, np.array(game.phases_completed, np.int64),
+                         np.array(game.scores, np.int64), 0.25, values)
+        n = game.num_players
+        for r, g in enumerate(slots.view(SLOT)[:, 0]["g"]):
+            expected = agent.value(game.current, int(g["stage"]) == 2, [s for s in range(n) if int(g["winners"]) >> s & 1],
+                                   g["active"][:n].tolist(), game.phases_completed, g["completed"][:n].tolist(),
+                                   game.scores, g["scores"][:n].tolist())
+            assert values[r] == expected
