@@ -167,8 +167,6 @@ void heuristic_choose(const Game *g, const Pending *p, Move *out);
 int heuristic_action(const Game *g, const Pending *p);
 int next_action(const Game *g, const Pending *p, const Move *m);
 
-#endif
-
 /* ---------------------------------------------------------------- vec.c: one env slot
  * (phase10_env/single_agent.py's Phase10Env over env.py's raw_env, and the AEC env alone) */
 enum { CTRL_LEARNER = 0, CTRL_RANDOM = 1, CTRL_HEURISTIC = 2, CTRL_EXTERNAL = 3 };
@@ -214,3 +212,15 @@ void slot_playout(Slot *s, int until_hand, int random_policy, Pcg64 *rng);
  * discard pile, and the draw pile), at random, and reseed the game's generator: a game that
  * seat cannot tell from this one (Game.from_view). */
 void slot_determinize(Slot *s, int seat, Pcg64 *rng);
+
+/* ---------------------------------------------------------------- search.c */
+typedef struct {
+    int samples, min_samples; /* samples drawn at most; before a candidate may leave the race */
+    double confidence, points_weight;
+    int oracle;               /* deal again the draw pile only (sees other hands: experiments only) */
+} SearchSettings;
+typedef struct { int candidates, samples; } SearchStats;
+double hand_value(const Game *g, int seat, const int *phases, const int *scores, double weight);
+int search_action(const Slot *root, const SearchSettings *cfg, Pcg64 *rng, SearchStats *stats);
+
+#endif

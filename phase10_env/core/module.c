@@ -454,6 +454,9 @@ static PyObject *py_hand_values(PyObject *self, PyObject *args) {
         goto fail;
     const int64_t *ix = (const int64_t *)idx.view.buf, *ph = (const int64_t *)phases.view.buf, *sc = (const int64_t *)scores.view.buf;
     double *o = (double *)out.view.buf;
+    int phase_values[MAX_PLAYERS] = {0}, score_values[MAX_PLAYERS] = {0};
+    for (Py_ssize_t s = 0; s < phases.view.len / 8 && s < MAX_PLAYERS; s++) phase_values[s] = (int)ph[s];
+    for (Py_ssize_t s = 0; s < scores.view.len / 8 && s < MAX_PLAYERS; s++) score_values[s] = (int)sc[s];
     for (Py_ssize_t i = 0; i < m; i++) {
         const Game *g = &slot_at(&slots, ix[i])->g;
         int n = g->num_players;
@@ -461,27 +464,54 @@ static PyObject *py_hand_values(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "seat, phases or scores do not fit the game");
             goto fail;
         }
-        if (g->stage == STAGE_GAME_OVER) {
-            o[i] = (g->winners >> seat) & 1 ? 2.0 : -2.0;
-            continue;
-        }
-        int best = -1, best_made = 0, best_added = 0;
-        for (int s = 0; s < n; s++) {
-            if (s == seat || !g->active[s]) continue;
-            int made = g->completed[s] - (int)ph[s], added = g->scores[s] - (int)sc[s];
-            if (best < 0 || made > best_made || (made == best_made && added < best_added)) {
-                best = s;
-                best_made = made;
-                best_added = added;
-            }
-        }
-        int made = g->completed[seat] - (int)ph[seat], added = g->scores[seat] - (int)sc[seat];
-        o[i] = (double)(made - best_made) + weight * (double)(best_added - added) / 100;
+        o[i] = hand_value(g, seat, phase_values, score_values, weight);
     }
     release(&slots), release(&idx), release(&phases), release(&scores), release(&out);
     Py_RETURN_NONE;
 fail:
     release(&slots), release(&idx), release(&phases), release(&scores), release(&out);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- search(slots, indices, samples, min_samples, confidence, points_weight, oracle, seeds uint64 (M,), out int64 (M,), samples_out int64 (M,))
+ * search.c's rollout search for the seat to act in each slot (which must not be over). */
+
+static PyObject *py_search(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *seeds_obj, *out_obj, *drawn_obj;
+    SearchSettings cfg;
+    if (!PyArg_ParseTuple(args, "OOiiddpOOO", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
+                          &cfg.points_weight, &cfg.oracle, &seeds_obj, &out_obj, &drawn_obj))
+        return NULL;
+    if (cfg.samples < 1 || cfg.min_samples < 2)
+        return PyErr_Format(PyExc_ValueError, "samples must be at least 1 and min_samples at least 2");
+    Buf slots, idx, seeds = {0}, out = {0}, drawn = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8;
+    if (get_buffer(seeds_obj, &seeds, 0, 8, "seeds") < 0 || check_len(&seeds, m * 8, "seeds") < 0 ||
+        get_buffer(out_obj, &out, 1, 8, "out") < 0 || check_len(&out, m * 8, "out") < 0 ||
+        get_buffer(drawn_obj, &drawn, 1, 8, "samples_out") < 0 || check_len(&drawn, m * 8, "samples_out") < 0)
+        goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf;
+    const uint64_t *sd = (const uint64_t *)seeds.view.buf;
+    int64_t *o = (int64_t *)out.view.buf, *dr = (int64_t *)drawn.view.buf;
+    for (Py_ssize_t i = 0; i < m; i++)
+        if (slot_at(&slots, ix[i])->g.stage == STAGE_GAME_OVER) {
+            PyErr_Format(PyExc_ValueError, "slot %lld: the game is over", (long long)ix[i]);
+            goto fail;
+        }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < m; i++) {
+        Pcg64 rng;
+        SearchStats stats;
+        pcg_seed(&rng, sd[i]);
+        o[i] = search_action(slot_at(&slots, ix[i]), &cfg, &rng, &stats);
+        dr[i] = stats.samples;
+    }
+    Py_END_ALLOW_THREADS
+    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn);
+    Py_RETURN_NONE;
+fail:
+    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn);
     return NULL;
 }
 
@@ -575,6 +605,7 @@ static PyMethodDef methods[] = {
     {"reset_games", py_reset_games, METH_VARARGS, "reset_games(slots, indices, aec_seeds, dealers, agent_seeds): tournament games"},
     {"playout", py_playout, METH_VARARGS, "playout(slots, indices, until_hand, random_policy, seeds): play every seat out"},
     {"determinize", py_determinize, METH_VARARGS, "determinize(slots, indices, seats, seeds): redeal what each seat cannot see"},
+    {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, oracle, seeds, out, samples_out)"},
     {"hand_values", py_hand_values, METH_VARARGS, "hand_values(slots, indices, seat, phases, scores, points_weight, out)"},
     {"collect", py_collect, METH_VARARGS, "collect(slots, indices, selfplay, rewards, terminated, truncated, seats)"},
     {"heuristic", py_heuristic, METH_VARARGS, "heuristic(slots, indices, out): the heuristic's action for each seat to act"},

@@ -1,0 +1,111 @@
+/* Rollout search for one decision (agents/policies/mcts.py's method, in C): the candidates are
+ * played in the same samples of what the seat to act cannot see (common random numbers), every
+ * seat then plays the heuristic to the end of the hand, and each candidate's gain over the
+ * heuristic's own choice is averaged sample by sample; candidates leave the race once clearly
+ * worse, and a move other than the heuristic's is played only when its mean gain clears
+ * ``confidence`` standard errors. The worth of a hand is hand_value (see module.c). */
+#include <math.h>
+
+#include "core.h"
+
+double hand_value(const Game *g, int seat, const int *phases, const int *scores, double weight) {
+    int n = g->num_players;
+    if (g->stage == STAGE_GAME_OVER) return (g->winners >> seat) & 1 ? 2.0 : -2.0;
+    int best = -1, best_made = 0, best_added = 0;
+    for (int s = 0; s < n; s++) {
+        if (s == seat || !g->active[s]) continue;
+        int made = g->completed[s] - phases[s], added = g->scores[s] - scores[s];
+        if (best < 0 || made > best_made || (made == best_made && added < best_added)) {
+            best = s;
+            best_made = made;
+            best_added = added;
+        }
+    }
+    int made = g->completed[seat] - phases[seat], added = g->scores[seat] - scores[seat];
+    return (double)(made - best_made) + weight * (double)(best_added - added) / 100;
+}
+
+/* The candidates of a decision, the heuristic's first; 1 when there is nothing to search. */
+static int candidates(const Slot *root, int *out) {
+    const Game *g = &root->g;
+    int seat = g->current, h = heuristic_action(g, &root->p), count = 0;
+    out[count++] = h;
+    if (g->laid[seat] || root->p.kind != PENDING_NONE) return count;
+    uint8_t mask[NUM_ACTIONS];
+    legal_mask(g, &root->p, mask);
+    if (g->stage == STAGE_DRAW) {
+        for (int a = DRAW_DECK; a <= DRAW_DISCARD; a++)
+            if (mask[a] && a != h) out[count++] = a;
+        return count;
+    }
+    if (h < DISCARD_FIRST || h > DISCARD_WILD) return count; /* a lay-down, a hit or a Skip: the heuristic's */
+    for (int a = DISCARD_FIRST; a <= DISCARD_WILD; a++)
+        if (mask[a] && a != h) out[count++] = a;
+    return count;
+}
+
+int search_action(const Slot *root, const SearchSettings *cfg, Pcg64 *rng, SearchStats *stats) {
+    int cand[64], k = candidates(root, cand), seat = root->g.current, n = root->g.num_players;
+    if (stats) {
+        stats->candidates = k;
+        stats->samples = 0;
+    }
+    if (k == 1) return cand[0];
+    int phases[MAX_PLAYERS], scores[MAX_PLAYERS];
+    for (int s = 0; s < n; s++) {
+        phases[s] = root->g.completed[s];
+        scores[s] = root->g.scores[s];
+    }
+    double sum[64] = {0}, squares[64] = {0};
+    int live[64], alive = k - 1, zero[64];
+    for (int i = 1; i < k; i++) live[i] = 1, zero[i] = 1;
+    Slot sample, world;
+    int drawn = 0;
+    while (drawn < cfg->samples && alive) {
+        sample = *root;
+        slot_determinize(&sample, cfg->oracle ? -1 : seat, rng);
+        uint64_t seed = pcg_next64(rng); /* the play-outs' own generator (random play-outs only) */
+        double base = 0;
+        for (int i = 0; i < k; i++) {
+            if (i && !live[i]) continue;
+            world = sample;
+            slot_act(&world, cand[i]);
+            Pcg64 playout_rng;
+            pcg_seed(&playout_rng, seed);
+            slot_playout(&world, 1, 0, &playout_rng);
+            double v = hand_value(&world.g, seat, phases, scores, cfg->points_weight);
+            if (!i) {
+                base = v;
+                continue;
+            }
+            double gain = v - base;
+            sum[i] += gain;
+            squares[i] += gain * gain;
+            if (gain != 0) zero[i] = 0;
+        }
+        drawn++;
+        if (drawn >= cfg->min_samples)
+            for (int i = 1; i < k; i++) {
+                if (!live[i]) continue;
+                double mean = sum[i] / drawn, var = (squares[i] - drawn * mean * mean) / (drawn - 1);
+                double upper = mean + cfg->confidence * sqrt(var > 0 ? var / drawn : 0);
+                if (zero[i] || upper <= 0) {
+                    live[i] = 0;
+                    alive--;
+                }
+            }
+    }
+    if (stats) stats->samples = drawn;
+    int best = 0;
+    double best_lower = 0;
+    for (int i = 1; i < k; i++) {
+        if (!live[i] && zero[i]) continue;
+        double mean = sum[i] / drawn, var = drawn > 1 ? (squares[i] - drawn * mean * mean) / (drawn - 1) : INFINITY;
+        double lower = mean - cfg->confidence * sqrt(var > 0 ? var / drawn : 0);
+        if (lower > best_lower) {
+            best_lower = lower;
+            best = i;
+        }
+    }
+    return cand[best];
+}
