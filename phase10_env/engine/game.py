@@ -54,6 +54,7 @@ from .phases import (
     number_supply,
 )
 from .seats import check_num_players, next_active
+from .seeds import seed_from_json, seed_to_json
 from .state import DRAW, GAME_OVER, HAND_SIZE, PLAY, STAGE_NAMES, GameState, load_state
 from .view import SeatView, seat_view
 
@@ -109,20 +110,15 @@ class GameRecord:
         return game
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": "phase10-record", "version": 1, "num_players": self.num_players,
-                "rules": self.rules.to_dict(), "seed": self.seed, "first_dealer": self.first_dealer,
+        """The record as JSON-ready data (version 2: the seed as a decimal string, see :mod:`.seeds`)."""
+        return {"format": RECORD_FORMAT, "version": 2, "num_players": self.num_players,
+                "rules": self.rules.to_dict(), "seed": seed_to_json(self.seed), "first_dealer": self.first_dealer,
                 "start_phases": self.start_phases, "start": self.start_state(), "moves": [move_to_json(m) for m in self.moves]}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameRecord:
-        if not isinstance(data, dict) or data.get("format") != "phase10-record":
-            raise ValueError("malformed record: not a phase10-record object")
-        try:
-            return cls(int(data["num_players"]), RulesConfig.from_dict(data["rules"]), int(data["seed"]),
-                       int(data["first_dealer"]), data.get("start"), [move_from_json(m) for m in data["moves"]],
-                       data.get("start_phases"))
-        except (KeyError, TypeError) as e:
-            raise ValueError(f"malformed record: {e}") from None
+    def from_json(cls, data: object) -> GameRecord:
+        """The record ``data`` describes (:func:`load_record`)."""
+        return load_record(data)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json()), encoding="utf-8")
@@ -130,6 +126,48 @@ class GameRecord:
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
         return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+RECORD_FORMAT = "phase10-record"
+_RECORD_KEYS = {"format", "version", "num_players", "rules", "seed", "first_dealer", "moves"}
+_RECORD_OPTIONAL = {"start", "start_phases"}  # version 1 records may lack them
+
+
+def load_record(data: object) -> GameRecord:
+    """A game record from :meth:`GameRecord.to_json` data (version 2, or 1 with the seed as a
+    number); anything else is a ``ValueError`` "malformed record: ..." naming the field: a missing
+    or unknown key, or a value of the wrong type (nothing is coerced: ``1.7`` is no seed, ``"3"``
+    no seat). A ``start`` state is checked as :func:`~.state.load_state` checks one; whether the
+    moves are legal shows when the record is replayed."""
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        raise ValueError(f"malformed record: not a {RECORD_FORMAT} object")
+    missing, unknown = sorted(_RECORD_KEYS - set(data)), sorted(set(data) - _RECORD_KEYS - _RECORD_OPTIONAL)
+    if missing or unknown:
+        raise ValueError("malformed record: " + (f"lacks {missing}" if missing else f"has unknown key(s) {unknown}"))
+    try:
+        if data["version"] not in (1, 2) or isinstance(data["version"], bool):
+            raise ValueError(f"version must be 1 or 2, not {data['version']!r}")
+        n = check_num_players(data["num_players"])
+        rules = RulesConfig.from_dict(data["rules"])
+        seed = seed_from_json(data["seed"])
+        dealer = data["first_dealer"]
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise ValueError(f"first_dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        phases = data.get("start_phases")
+        if phases is not None and (not isinstance(phases, list) or len(phases) != n or not all(
+                isinstance(p, int) and not isinstance(p, bool) and 0 <= p < rules.phases_to_win for p in phases)):
+            raise ValueError(f"start_phases must be null or {n} integers from 0 to {rules.phases_to_win - 1}, not {phases!r}")
+        start = data.get("start")
+        if start is not None and not isinstance(start, dict):
+            raise ValueError(f"start must be null or a saved state, not {type(start).__name__}")
+        moves = data["moves"]
+        if not isinstance(moves, list):
+            raise ValueError(f"moves must be a list, not {type(moves).__name__}")
+        record = GameRecord(n, rules, seed, dealer, moves=[move_from_json(m, f"moves[{i}]") for i, m in enumerate(moves)],
+                            start_phases=phases, start_game=None if start is None else load_state(start))
+    except ValueError as e:
+        raise ValueError(f"malformed record: {e}") from None
+    return record
 
 
 class Game(GameState):

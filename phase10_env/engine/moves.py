@@ -93,23 +93,70 @@ def move_to_json(move: Move) -> dict[str, Any]:
     raise TypeError(f"not a move: {move!r}")
 
 
-def move_from_json(data: dict[str, Any]) -> Move:
-    try:
-        kind = data["move"]
-        if kind == "draw":
-            return Draw(bool(data["from_discard"]))
-        if kind == "lay_down":
-            melds = tuple(Meld(GroupKind(KIND_NAMES.index(k)), int(v), int(s)) for k, v, s in data["melds"])
-            cards = data.get("cards")
-            return LayDown(melds, None if cards is None else tuple(tuple(parse_card(c) for c in group) for group in cards))
-        if kind == "hit":
-            return Hit(int(data["target"]), int(data["group"]), parse_card(data["card"]), bool(data.get("low_end", False)))
-        if kind == "discard":
-            target = data.get("target")
-            return Discard(parse_card(data["card"]), None if target is None else int(target))
-    except (KeyError, TypeError, ValueError) as e:
-        raise ValueError(f"malformed move {data!r}: {e}") from None
-    raise ValueError(f"malformed move {data!r}: unknown move kind {kind!r}")
+_MOVE_KEYS = {"draw": ({"from_discard"}, set()), "lay_down": ({"melds"}, {"cards"}),
+              "hit": ({"target", "group", "card"}, {"low_end"}), "discard": ({"card"}, {"target"})}
+
+
+def move_from_json(data: object, where: str = "move") -> Move:
+    """The move ``data`` (:func:`move_to_json` data) describes; a ``ValueError`` naming the
+    field (``where`` is the move's own name, such as ``moves[12]``) for a missing or unknown key
+    or a value of the wrong type. Nothing is coerced: ``"3"`` is no seat, ``1.0`` no group."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{where} must be an object, not {type(data).__name__}")
+    kind = data.get("move")
+    if kind not in _MOVE_KEYS:
+        raise ValueError(f"{where}.move must be one of {list(_MOVE_KEYS)}, not {kind!r}")
+    required, optional = _MOVE_KEYS[kind]
+    missing, unknown = sorted(required - set(data)), sorted(set(data) - required - optional - {"move"})
+    if missing or unknown:
+        raise ValueError(f"{where} ({kind}) " + ("lacks " + str(missing) if missing else f"has unknown key(s) {unknown}"))
+
+    def integer(key: str) -> int:
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{where}.{key} must be a non-negative integer, not {value!r}")
+        return value
+
+    def flag(key: str) -> bool:
+        value = data.get(key, False)
+        if not isinstance(value, bool):
+            raise ValueError(f"{where}.{key} must be true or false, not {value!r}")
+        return value
+
+    def card(value: object, at: str) -> int:
+        try:
+            if isinstance(value, str):
+                return parse_card(value)
+        except ValueError:
+            pass
+        raise ValueError(f"{at} must be a card name such as 'R7', 'W' or 'S', not {value!r}")
+
+    def items(value: object, at: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise ValueError(f"{at} must be a list, not {type(value).__name__}")
+        return value
+
+    if kind == "draw":
+        return Draw(flag("from_discard"))
+    if kind == "lay_down":
+        melds = []
+        for i, meld in enumerate(items(data["melds"], f"{where}.melds")):
+            at = f"{where}.melds[{i}]"
+            parts = items(meld, at)
+            if len(parts) != 3 or parts[0] not in KIND_NAMES or any(isinstance(x, bool) or not isinstance(x, int)
+                                                                     for x in parts[1:]):
+                raise ValueError(f"{at} must be [kind, value, size] with a kind in {list(KIND_NAMES)} and two integers, "
+                                 f"not {meld!r}")
+            melds.append(Meld(GroupKind(KIND_NAMES.index(parts[0])), parts[1], parts[2]))
+        cards = data.get("cards")
+        if cards is not None:
+            cards = tuple(tuple(card(c, f"{where}.cards[{i}][{j}]") for j, c in enumerate(items(group, f"{where}.cards[{i}]")))
+                          for i, group in enumerate(items(cards, f"{where}.cards")))
+        return LayDown(tuple(melds), cards)
+    if kind == "hit":
+        return Hit(integer("target"), integer("group"), card(data["card"], f"{where}.card"), flag("low_end"))
+    target = data.get("target")
+    return Discard(card(data["card"], f"{where}.card"), None if target is None else integer("target"))
 
 
 class IllegalMoveError(ValueError):

@@ -578,7 +578,7 @@ def test_a_card_list_entry_that_is_no_card_name_is_named_with_its_place(entry):
 @pytest.mark.parametrize("move", [{"move": "discard", "card": "r7"}, {"move": "discard", "card": 7},
                                   {"move": "hit", "target": 0, "group": 0, "card": "R07"}], ids=repr)
 def test_moves_in_a_record_use_the_same_card_names(move):
-    with pytest.raises(ValueError, match="malformed move"):
+    with pytest.raises(ValueError, match=r"move\.card must be a card name such as 'R7'"):
         move_from_json(move)
 
 
