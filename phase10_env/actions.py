@@ -37,6 +37,8 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
+import numpy as np
+
 from .engine.cards import COLOURS, NUM_NATURALS, NUM_NUMBERS, WILD, card_name
 from .engine.phases import GroupKind, Meld
 
@@ -106,9 +108,23 @@ def skip_id(seat_offset: int) -> int:
     return SKIP_FIRST + seat_offset - 1
 
 
+class IllegalActionError(ValueError):
+    """An integer action that is not legal in the current state (out of range or masked)."""
+
+
+def check_action_id(action: object) -> int:
+    """``action`` as an ``int`` if it is an action id; else a ``ValueError`` (an
+    :class:`IllegalActionError` for an integer out of range), the error ``env.step`` gives."""
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise ValueError(f"action must be an integer in [0, {NUM_ACTIONS}), not {action!r}")
+    if not 0 <= action < NUM_ACTIONS:
+        raise IllegalActionError(f"action {action} is out of range [0, {NUM_ACTIONS})")
+    return int(action)
+
+
 def describe(action: int) -> str:
-    """A readable description of an action id."""
-    a = ACTIONS[action]
+    """A readable description of an action id (a ``ValueError`` for anything else)."""
+    a = ACTIONS[check_action_id(action)]
     if a.kind == "draw":
         return "take the discard" if a.draw_from_discard else "draw from the deck"
     if a.kind == "lay":

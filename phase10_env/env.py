@@ -45,7 +45,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
-from .actions import ACTIONS, NUM_ACTIONS, describe
+from .actions import ACTIONS, NUM_ACTIONS, IllegalActionError, check_action_id, describe
 from .codec import NO_ACTIONS, Pending, decode, legal_mask
 from .engine.config import RulesConfig, load_rules
 from .engine.game import GAME_OVER, PLAY, Game
@@ -56,11 +56,6 @@ from .observation import ObservationEncoder, observation_bounds
 from .policy import PlayerObservation
 from .render import pending_text, render_text
 from .rewards import RewardConfig, load_rewards
-
-
-class IllegalActionError(ValueError):
-    """An integer action that is not legal in the current state (out of range or masked)."""
-
 
 EPISODES = ("game", "hand")
 START_PHASES = ("first", "random")
@@ -323,11 +318,7 @@ class raw_env(AECEnv, EzPickle):
         integer that is not a legal action now."""
         if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
             action = action.reshape(()).item()
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action must be an integer in [0, {NUM_ACTIONS}), not {action!r}")
-        a = int(action)
-        if not 0 <= a < NUM_ACTIONS:
-            raise IllegalActionError(f"action {a} is out of range [0, {NUM_ACTIONS})")
+        a = check_action_id(action)
         if not self._mask[a]:
             raise IllegalActionError(f"illegal action {a} ({describe(a)}) for {agent}: {self._why_illegal(a)}")
         return a

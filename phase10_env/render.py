@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .actions import ACTIONS, HIT_WILD_HIGH, HIT_WILD_LOW
+from .actions import ACTIONS, HIT_WILD_HIGH, HIT_WILD_LOW, check_action_id
 from .codec import Pending
 from .engine.cards import COLOURS, SKIP, card_name, cards_text, kinds_of
 from .engine.game import STAGE_NAMES, Game
@@ -68,7 +68,7 @@ def pending_text(pending: Pending | None) -> str | None:
 def action_text(view: SeatView, action: int, names: list[str] | None = None) -> str:
     """An action in words, as the acting seat ``view.seat`` sees it."""
     names = names or [f"player_{s}" for s in range(view.num_players)]
-    a = ACTIONS[action]
+    a = ACTIONS[check_action_id(action)]
     if a.kind == "draw":
         return f"take {card_name(view.discard_top)} from the discard pile" if a.draw_from_discard else "draw from the deck"
     if a.kind == "lay":

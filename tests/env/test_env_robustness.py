@@ -4,13 +4,16 @@ stepping after the end, calls before reset, long phase lists (issue 10, items 7-
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
 
+import phase10_env
 from phase10_env import raw_env
-from phase10_env.actions import CHOOSE_FIRST, MELD_IDS
+from phase10_env.actions import CHOOSE_FIRST, MELD_IDS, NUM_ACTIONS
 from phase10_env.engine import Meld, build_game, card
+from phase10_env.render import action_text
 from tests.env.play import random_steps
 
 
@@ -137,3 +140,20 @@ def test_a_phase_list_longer_than_ten_keeps_every_observation_in_bounds() -> Non
     steps = sum(1 for _ in random_steps(env, np.random.default_rng(2), 3000, eager=True, on_state=check))
     assert steps > 500 and max(env.game.phases_completed) > 0
     assert not outside, outside[:3]
+
+
+@pytest.mark.parametrize("action", [NUM_ACTIONS, -1, 10**6, 2.0, "3", True], ids=repr)
+def test_describe_refuses_what_step_refuses_with_the_same_error(action: object) -> None:
+    """``describe`` of an id outside the table is the ``ValueError`` step gives for it, not an
+    IndexError (350) or the description of another action (-1 is the last one)."""
+    game = raw_env(num_players=2)
+    game.reset(seed=0)
+    with pytest.raises(ValueError) as by_step:
+        game.step(action)
+    with pytest.raises(ValueError) as by_describe:
+        phase10_env.describe(action)
+    assert type(by_describe.value) is type(by_step.value)
+    assert str(by_describe.value) == str(by_step.value)
+    view = game.seat_view(game.agent_selection)
+    with pytest.raises(ValueError, match=re.escape(str(by_step.value))):
+        action_text(view, action)
