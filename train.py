@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> None:
             try:
                 from agents.training.rllib import RLlibRun
             except ImportError as e:
-                raise ValueError(f"backend rllib needs Ray RLlib (pip install -e \".[rllib]\"): {e}") from None
+                raise ValueError(_missing_for_rllib(e)) from None
             run = RLlibRun(cfg, address=args.address)
         else:
             from agents.training.sb3 import TrainingRun
@@ -60,6 +60,16 @@ def main(argv: list[str] | None = None) -> None:
         run.train(resume=args.resume, overwrite=args.overwrite, evaluate=args.evaluate)
     except ValueError as e:
         raise SystemExit(f"error: {e}") from None
+
+
+def _missing_for_rllib(error: ImportError) -> str:
+    """What the rllib backend lacks, by the module that failed to import: Ray is the rllib
+    extra; the rest of what it imports (torch, stable-baselines3, sb3-contrib) the train extra."""
+    missing = (error.name or "").split(".")[0]
+    if missing == "ray":
+        return f"backend rllib needs Ray RLlib (pip install -e \".[rllib]\"): {error}"
+    return (f"backend rllib also needs the train extra, which brings {missing or 'a module it imports'} "
+            f"(pip install -e \".[train,rllib]\"): {error}")
 
 
 if __name__ == "__main__":

@@ -157,3 +157,31 @@ def test_the_default_run_reaches_its_targets(tmp_path) -> None:
     summary = TrainingRun(load_config(), runs_dir=tmp_path).train()
     rates = {opp: r["agents"][0]["win_rate"] for opp, r in summary["evaluation"].items()}
     assert rates["heuristic"] >= 0.30 and rates["random"] >= 0.95, rates
+
+
+def test_the_rllib_backend_without_the_train_extra_names_what_is_missing(monkeypatch, tmp_path) -> None:
+    """torch (like sb3-contrib) comes with the train extra: without it the rllib backend says so,
+    not that Ray RLlib is missing."""
+    import re
+    import sys
+    from pathlib import Path
+
+    import train
+
+    config = Path(train.__file__).resolve().parent / "configs" / "rllib.yaml"
+    monkeypatch.setitem(sys.modules, "torch", None)  # importing it now fails, as if not installed
+    monkeypatch.delitem(sys.modules, "agents.training.rllib", raising=False)
+    monkeypatch.chdir(tmp_path)
+    words = 'needs the train extra, which brings torch (pip install -e ".[train,rllib]")'
+    with pytest.raises(SystemExit, match=re.escape(words)):
+        train.main([str(config)])
+    assert not (tmp_path / "runs").exists()
+
+
+def test_the_rllib_backends_import_errors_name_the_extra_of_the_missing_module() -> None:
+    import train
+
+    sb3 = train._missing_for_rllib(ModuleNotFoundError("No module named 'sb3_contrib'", name="sb3_contrib"))
+    assert "the train extra, which brings sb3_contrib" in sb3 and "Ray" not in sb3
+    ray = train._missing_for_rllib(ModuleNotFoundError("No module named 'ray'", name="ray"))
+    assert ray.startswith('backend rllib needs Ray RLlib (pip install -e ".[rllib]")')
