@@ -60,3 +60,45 @@ def test_every_results_command_is_one_reproduce_sh_runs() -> None:
     assert len(commands) >= 10
     script = {line.strip().removeprefix("run ") for line in (ROOT / "results" / "reproduce.sh").read_text().splitlines()}
     assert [c for c in commands if c not in script] == []
+
+
+def test_the_readme_links_only_files_in_the_repository() -> None:
+    """A clone has what the README links to (the rules, the license, the docs), nothing outside."""
+    links = [link for link in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README) if "://" not in link]
+    assert "docs/rules.md" in links and "LICENSE" in links
+    for link in links:
+        target = (ROOT / link).resolve()
+        assert target.is_relative_to(ROOT) and target.exists(), f"the README links {link}, which is not in the repository"
+
+
+def test_the_rules_page_has_every_rule_and_every_rule_option() -> None:
+    from phase10_env.engine.config import NATURAL_RULES, SKIP_RULES, RulesConfig
+
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    anchors = re.findall(r'<a id="(R\d+)"></a>\n### \1\. ', rules)
+    assert anchors == [f"R{i}" for i in range(1, 21)]
+    options = rules[rules.index("## Every rule option"):]
+    for name in RulesConfig.option_names():
+        assert f"| `{name}` |" in options, name
+    for value in (*NATURAL_RULES, *SKIP_RULES, "all", "even"):
+        assert f"`{value}`" in options, value
+    cited = {int(n) for path in ROOT.glob("phase10_env/**/*.py") for n in re.findall(r"\bR(\d+)\b", path.read_text())}
+    assert cited and cited <= set(range(1, 21)), "the code cites a rule the rules page does not have"
+
+
+def test_the_virtual_environment_the_readme_makes_is_ignored_by_git() -> None:
+    assert "python -m venv .venv" in README
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    ignored = subprocess.run(["git", "check-ignore", "-q", "--no-index", ".venv/bin/python"], cwd=ROOT)
+    assert ignored.returncode == 0, ".gitignore does not ignore .venv"
+
+
+def test_the_license_file_is_the_one_pyproject_names() -> None:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        tomllib = pytest.importorskip("tomli")
+    license_name = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["license"]["text"]
+    assert license_name == "MIT"
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License\n")

@@ -1,6 +1,6 @@
 """Shared helpers for the rules tests (test_rules_*.py).
 
-Everything here is written from RULES.md: card values for scoring (R17), the deck (R1),
+Everything here is written from docs/rules.md: card values for scoring (R17), the deck (R1),
 and small wrappers that let the tests speak in game terms (a hand, a table, a move).
 """
 

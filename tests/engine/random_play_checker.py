@@ -1,6 +1,6 @@
 """Helpers for the random-play tests (``test_random_*``): the independent checker of random
 legal play over many games, all player counts (2-6) and rule variants, checking the
-rules' invariants after every move against an independent bookkeeping of the game (RULES.md).
+rules' invariants after every move against an independent bookkeeping of the game (docs/rules.md).
 
 What is checked (the full checker, ``Checker(level="full")``):
 
@@ -185,7 +185,7 @@ def next_active(active: list[bool], seat: int) -> int:
 
 def r19_r20_verdict(*, advance_all: bool, phases_to_win: int, replay: bool, phases_done: list[int],
                     scores: list[int], went_out: int | None, active: list[bool]) -> tuple[str, tuple[int, ...]]:
-    """What RULES.md says follows a hand, from the standings after it (R18 applied):
+    """What docs/rules.md says follows a hand, from the standings after it (R18 applied):
     ``("won", winners)``, ``("replay", tied seats)`` or ``("go on", ())``.
 
     * R19, in a replay hand: the first of the tied players to go out wins; a replay hand in

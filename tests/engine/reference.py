@@ -1,4 +1,4 @@
-"""A slow, deliberately simple reference for phase lay-downs, written from RULES.md alone.
+"""A slow, deliberately simple reference for phase lay-downs, written from docs/rules.md alone.
 
 Nothing here comes from ``phase10_env.engine.phases`` (whose ``allocate`` / ``laydowns`` this
 module is used to check); it does not even import the engine. Cards are the engine's integer
@@ -40,7 +40,7 @@ SKIP = 49
 
 SET, RUN, COLOUR = 0, 1, 2
 
-#: R9, written out again from RULES.md: phase number -> list of (kind, size).
+#: R9, written out again from docs/rules.md: phase number -> list of (kind, size).
 REFERENCE_PHASES: dict[int, list[tuple[int, int]]] = {
     1: [(SET, 3), (SET, 3)],
     2: [(SET, 3), (RUN, 4)],

@@ -1,5 +1,5 @@
 """The engine's phase validation (``laydowns`` and ``allocate``) against the brute-force
-reference in ``reference.py`` (written from RULES.md R9-R12 alone), over thousands of random
+reference in ``reference.py`` (written from docs/rules.md R9-R12 alone), over thousands of random
 hands biased towards near-phases, for every phase and both natural rules.
 
 Run with ``-s`` to see how many hands were checked.
@@ -41,7 +41,7 @@ SETTINGS = dict(deadline=None, database=None, suppress_health_check=[HealthCheck
 
 
 def test_reference_phases_match_rules_md_and_engine_data():
-    # R9 written twice (reference from RULES.md, engine as data): they must agree.
+    # R9 written twice (reference from docs/rules.md, engine as data): they must agree.
     assert set(PHASES) == set(ref.REFERENCE_PHASES) == set(range(1, 11))
     for p, reqs in PHASES.items():
         assert [(int(r.kind), r.size) for r in reqs] == ref.REFERENCE_PHASES[p]
@@ -70,7 +70,7 @@ def test_reference_group_check_by_hand():
 
 
 TRICKY = [
-    # (cards, phase, natural rule, expected) straight from RULES.md's "Tricky cases"
+    # (cards, phase, natural rule, expected) straight from docs/rules.md's "Tricky cases"
     ("R10 B10 G10 Y10 R10 B10", 1, "per_phase", True),      # two sets of the same number
     ("R10 B10 G10 Y10 R10 B10", 1, "per_group", True),
     ("R10 R11 R12 R1 R2 R3 R4", 4, "per_phase", False),     # no wrap from 12 to 1

@@ -1,4 +1,4 @@
-"""RULES.md "Tricky cases every implementation must get right", one test (or more) each."""
+"""docs/rules.md "Cases worth checking", one test (or more) each, and the other tricky cases of the rules."""
 
 import pytest
 
