@@ -19,7 +19,8 @@ heuristic itself, so against the heuristic a sample is the real opponent's play 
 agent cannot rule out.
 
 Spec: ``mcts`` or ``mcts:sims=16,width=4`` (see :class:`SearchConfig`). Deterministic for a
-seed: the budget is a number of sampled games, not a time.
+seed: the budget is a number of sampled games, not a time (unless ``seconds`` sets a time limit
+as well, as the web app does).
 
 With the native core built (``backend=native``, the default then) the sampled games are dealt
 and played out in C (:mod:`phase10_env.core`): one game consistent with the view is built, and
@@ -30,6 +31,7 @@ the engine's own play-outs (the reference; about a hundred times slower).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
@@ -45,7 +47,8 @@ from .heuristic import HeuristicAgent
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """The search's knobs.
+    """The search's knobs, each number within :data:`OPTION_RANGES` (a value outside is a
+    ``ValueError`` giving the range).
 
     * ``sims``: at most this many games sampled per decision (each candidate still in the race
       is played in all of them);
@@ -60,7 +63,10 @@ class SearchConfig:
       cards, and searching rarely changes its choice);
     * ``backend``: ``native`` (play-outs in the compiled core, in batches of ``batch``
       samples) or ``python`` (the engine's play-outs, one sample at a time); ``auto`` takes the
-      core when it is built.
+      core when it is built;
+    * ``seconds``: stop sampling once a decision has taken this long and decide on the games
+      sampled so far (0: no limit). With a limit, play depends on the machine's speed and is no
+      longer the same for the same seed.
     """
 
     sims: int = 8
@@ -71,20 +77,22 @@ class SearchConfig:
     after_down: bool = False
     backend: str = "auto"
     batch: int = 8
+    seconds: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.sims < 1:
-            raise ValueError(f"sims must be at least 1, not {self.sims}")
-        if self.min_sims < 2:
-            raise ValueError(f"min_sims must be at least 2 (a standard error needs two samples), not {self.min_sims}")
-        if self.width < 1:
-            raise ValueError(f"width must be at least 1, not {self.width}")
-        if self.points_weight < 0:
-            raise ValueError(f"points_weight must not be negative, not {self.points_weight}")
+        for name, (low, high) in OPTION_RANGES.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise ValueError(f"mcts option {name} must be from {low} to {high}, not {value}")
         if self.backend not in ("auto", "native", "python"):
-            raise ValueError(f"backend must be auto, native or python, not {self.backend!r}")
-        if self.batch < 1:
-            raise ValueError(f"batch must be at least 1, not {self.batch}")
+            raise ValueError(f"mcts option backend must be auto, native or python, not {self.backend!r}")
+
+
+#: The range of each numeric option (both ends allowed). ``min_sims`` starts at 2 because a
+#: standard error needs two samples; a discard is chosen from at most 11 cards.
+OPTION_RANGES: dict[str, tuple[float, float]] = {
+    "sims": (1, 1000), "min_sims": (2, 1000), "width": (1, 11), "points_weight": (0, 100), "confidence": (0, 10),
+    "batch": (1, 1000), "seconds": (0, 600)}
 
 
 def parse_search_options(text: str) -> SearchConfig:
@@ -107,7 +115,8 @@ def parse_search_options(text: str) -> SearchConfig:
         try:
             options[key] = float(value) if kind in (float, "float") else int(value)
         except ValueError:
-            raise ValueError(f"mcts option {key} takes a number, not {value!r}") from None
+            raise ValueError(f"mcts option {key} takes {'a number' if kind in (float, 'float') else 'a whole number'}, "
+                             f"not {value!r}") from None
     return SearchConfig(**options)  # type: ignore[arg-type]
 
 
@@ -147,6 +156,7 @@ class SearchAgent:
         gains: list[list[float]] = [[] for _ in candidates]  # over the heuristic's choice, world by world
         live = list(range(1, len(candidates)))
         worlds = _NativeWorlds(view, self.rng) if self.native else None
+        deadline = time.monotonic() + cfg.seconds if cfg.seconds else None
         w = 0
         while w < cfg.sims:
             if worlds is None:
@@ -162,6 +172,8 @@ class SearchAgent:
                 live = [i for i in live if any(gains[i]) and _bounds(gains[i], cfg.confidence)[1] > 0]
                 if not live:
                     break
+            if deadline is not None and time.monotonic() > deadline:
+                break
         lower = {i: _bounds(gains[i], cfg.confidence)[0] for i in range(1, len(candidates))}
         best = max(lower, key=lambda i: (lower[i], -i))
         return candidates[best] if lower[best] > 0 else candidates[0]

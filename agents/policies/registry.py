@@ -1,12 +1,17 @@
 """Agents by name, as the command line and configs write them.
 
-* ``random``; ``heuristic`` (options: ``heuristic:take_for_ways=true,skip_target=next``);
+* ``random``; ``heuristic`` (options: ``heuristic:take_for_ways=true,skip_target=next``; each
+  of ``take_for_ways``, ``avoid_feeding``, ``feed_first``, ``count_layouts``, ``read_pile`` and
+  ``plan_hits`` takes ``true`` or ``false``, ``skip_target`` takes ``leader`` or ``next``);
 * ``ppo:PATH`` (a saved sb3 / sb3-contrib model, deterministic) and ``ppo-sample:PATH``
   (sampling from the policy);
 * ``rllib:PATH`` (a policy trained with Ray RLlib, exported as ``runs/NAME/policy.pt``; played
   with torch alone, deterministic);
-* ``mcts`` (the search agent; options: ``mcts:sims=32,width=4``);
+* ``mcts`` (the search agent; options: ``mcts:sims=32,width=4``, each within the range
+  :data:`~agents.policies.mcts.OPTION_RANGES` gives);
 * ``human`` (plays at the terminal).
+
+An option outside its range or of the wrong kind is a ``ValueError`` saying what it takes.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from .heuristic import HeuristicAgent, HeuristicConfig
 from .random_agent import RandomAgent
 
 AGENT_KINDS = ("random", "heuristic", "mcts", "ppo", "ppo-sample", "rllib", "human")
+#: The values a heuristic option that is not true/false takes.
+HEURISTIC_CHOICES = {"skip_target": ("leader", "next")}
 
 
 def _parse_options(text: str) -> dict[str, object]:
@@ -28,13 +35,22 @@ def _parse_options(text: str) -> dict[str, object]:
         key, sep, value = item.partition("=")
         if not sep or key not in valid:
             raise ValueError(f"bad heuristic option {item!r}; options are {sorted(valid)} as key=value")
-        options[key] = value.lower() in ("1", "true", "yes") if valid[key] in (bool, "bool") else value
+        if valid[key] in (bool, "bool"):
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"heuristic option {key} takes true or false, not {value!r}")
+            options[key] = value.lower() == "true"
+        elif value not in HEURISTIC_CHOICES[key]:
+            raise ValueError(f"heuristic option {key} takes one of {list(HEURISTIC_CHOICES[key])}, not {value!r}")
+        else:
+            options[key] = value
     return options
 
 
 def make_agent(spec: str, seed: int | None = None) -> Policy:
     """Build the agent ``spec`` names (see the module docstring)."""
     kind, _, arg = spec.partition(":")
+    if kind in ("random", "human") and arg:
+        raise ValueError(f"{kind} takes no options, not {arg!r}")
     if kind == "random":
         return RandomAgent(seed)
     if kind == "heuristic":

@@ -80,13 +80,35 @@ def test_only_the_heuristics_best_discards_and_both_draws_are_searched() -> None
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("mcts:sims=0", "sims must be at least 1"),
+    ("mcts:sims=0", "sims must be from 1 to 1000, not 0"),
+    ("mcts:sims=100000", "sims must be from 1 to 1000, not 100000"),
+    ("mcts:width=12", "width must be from 1 to 11"),
+    ("mcts:confidence=nan", "confidence must be from 0 to 10, not nan"),
+    ("mcts:points_weight=-1", "points_weight must be from 0 to 100"),
+    ("mcts:seconds=601", "seconds must be from 0 to 600"),
+    ("mcts:sims=2.5", "sims takes a whole number"),
     ("mcts:depth=3", "bad mcts option 'depth=3'"),
-    ("mcts:sims=many", "takes a number"),
+    ("mcts:sims=many", "sims takes a whole number"),
     ("mcts:width", "bad mcts option"),
     ("mcts:after_down=maybe", "takes true or false"),
-    ("mcts:min_sims=1", "min_sims must be at least 2"),
+    ("mcts:min_sims=1", "min_sims must be from 2 to 1000"),
+    ("heuristic:take_for_ways=maybe", "take_for_ways takes true or false, not 'maybe'"),
+    ("heuristic:skip_target=last", "skip_target takes one of \\['leader', 'next'\\], not 'last'"),
+    ("random:fast=true", "random takes no options"),
 ])
 def test_bad_mcts_specs_are_clear_errors(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_agent(spec)
+
+
+def test_a_time_limit_stops_a_search_that_would_run_long() -> None:
+    """1,000 sampled games of 11 discards would take minutes; ``seconds`` ends the search in
+    time and the agent still plays a legal move (the heuristic's, with so few samples)."""
+    import time
+
+    game = build_game(["R1 B3 G5 Y7 R9 B11 G2 Y4 R6 B8 W", "R2 R4 R6 R8 R10 B2 B4 B6 B8 B10"], discard="Y9")
+    agent = make_agent("mcts:sims=1000,min_sims=1000,width=11,seconds=0.3")
+    start = time.monotonic()
+    move = agent.choose_move(game.view(0))
+    assert time.monotonic() - start < 3.0
+    assert move in game.legal_moves()
