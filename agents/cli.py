@@ -97,13 +97,19 @@ def cmd_ladder(args: argparse.Namespace) -> None:
         print(f"wrote {args.markdown}")
 
 
+HANDOVER_LINES = 40  # blank lines that push the last player's hand off the screen
+
+
 def play_at_terminal(env: Any, policies: dict[str, Any], delay: float, verbose: bool = False,
-                     write: Callable[[str], None] = print, sleep: Callable[[float], None] = time.sleep) -> None:
+                     names: list[str] | None = None, write: Callable[[str], None] = print,
+                     read: Callable[[str], str] = input, sleep: Callable[[float], None] = time.sleep) -> None:
     """Play one game of a reset ``env`` with ``policies`` (agent name -> policy), telling it in
     words. With a human at the table: the card codes first, then every move as that human may
-    know it (several humans: as a spectator), printed before the human's next prompt. With bots
-    only: each hand's table and end (every move with ``verbose``). ``delay`` seconds pass before
-    each bot action. A human's ``quit`` raises ``QuitGame``."""
+    know it (several humans: as a spectator), printed before the human's next prompt; between
+    two humans (hot seat) a pause to hand the keyboard over, which scrolls the last hand away.
+    With bots only: each hand's table and end (every move with ``verbose``). ``delay`` seconds
+    pass before each bot action. ``names``: each seat's name in the words (default player_N).
+    A human's ``quit`` raises ``QuitGame``."""
     from phase10_env.narrate import Narrator
 
     from .play import play, policy_chooser
@@ -112,10 +118,11 @@ def play_at_terminal(env: Any, policies: dict[str, Any], delay: float, verbose: 
     humans = [agent for agent, policy in policies.items() if isinstance(policy, HumanAgent)]
     if humans:
         write(HELP)
-    names = [f"player_{s}" for s in range(len(env.possible_agents))]
+    names = names or [f"player_{s}" for s in range(len(env.possible_agents))]
     viewer = env.possible_agents.index(humans[0]) if len(humans) == 1 else None
     narrator = Narrator(env.game.record, viewer, names)
     hand = 0
+    last_human: str | None = humans[0] if len(humans) == 1 else None
 
     def tell() -> None:
         nonlocal hand
@@ -132,7 +139,13 @@ def play_at_terminal(env: Any, policies: dict[str, Any], delay: float, verbose: 
     choose_policy = policy_chooser(env, policies)
 
     def choose(agent: str) -> int:
+        nonlocal last_human
         tell()
+        if agent in humans and agent != last_human:
+            who = names[env.possible_agents.index(agent)]
+            read(f"\n{who}'s turn: hand over to {who}, who presses Enter (the last hand scrolls away) ")
+            write("\n" * HANDOVER_LINES)
+            last_human = agent
         if agent not in humans and delay > 0:
             sleep(delay)
         return choose_policy(agent)
@@ -141,7 +154,21 @@ def play_at_terminal(env: Any, policies: dict[str, Any], delay: float, verbose: 
     tell()
 
 
+def final_scores(game: Any, names: list[str]) -> str:
+    """The end of a game in one line: each seat's name and score, the winners marked."""
+    return "Final scores: " + ", ".join(f"{names[s]} {score}{' (won)' if s in game.winners else ''}"
+                                        for s, score in enumerate(game.scores))
+
+
+def seat_names(specs: list[str] | tuple[str, ...]) -> list[str]:
+    """How the terminal names each seat: "you" for a lone human, else player_N (agent)."""
+    lone = specs.count("human") == 1
+    return ["you" if lone and spec == "human" else f"player_{s} ({spec})" for s, spec in enumerate(specs)]
+
+
 def cmd_play(args: argparse.Namespace) -> None:
+    import secrets
+
     from phase10_env import raw_env
 
     from .evaluation.tournament import seat_entries
@@ -149,25 +176,30 @@ def cmd_play(args: argparse.Namespace) -> None:
     from .policies.registry import make_agent
 
     rules = _rules(args)
+    seed = secrets.randbelow(2**32) if args.seed is None else args.seed
     try:
         specs = seat_entries(args.agents, args.players)
-        policies = [make_agent(spec, seed=args.seed + i) for i, spec in enumerate(specs)]
+        policies = [make_agent(spec, seed=seed + i) for i, spec in enumerate(specs)]
         env = raw_env(num_players=args.players, rules=rules, render_mode="ansi")
+        env.reset(seed=seed)
     except ValueError as e:
         raise SystemExit(f"error: {e}") from None
-    env.reset(seed=args.seed)
+    print(f"Seed {seed} (phase10 play --seed {seed} deals this game again)")
     delay = args.delay if args.delay is not None else (0.3 if "human" in specs else 0.0)
+    names = seat_names(list(specs))
     try:
-        play_at_terminal(env, dict(zip(env.possible_agents, policies)), delay, args.verbose)
+        play_at_terminal(env, dict(zip(env.possible_agents, policies)), delay, args.verbose,
+                         names=["you" if name == "you" else f"player_{s}" for s, name in enumerate(names)])
     except (QuitGame, EOFError, KeyboardInterrupt) as e:
         print({QuitGame: "\nYou left the game.", EOFError: "\nEnd of input: game left."}.get(type(e), "\nInterrupted."))
         _save_record(env, args.save)
         if isinstance(e, KeyboardInterrupt):
             raise SystemExit(130) from None
         return
-    game = env.game
-    print("\n" + env.render())
-    print(f"Final scores: {game.scores}; winner(s): {', '.join(f'player_{w} ({specs[w]})' for w in game.winners)}")
+    from phase10_env.render import render_text
+
+    print("\n" + render_text(env.game, None, names))
+    print(final_scores(env.game, names))
     _save_record(env, args.save)
 
 
@@ -320,7 +352,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agents", nargs="+", default=["human", "heuristic"], help=f"one per seat, in seat order; {agents_help}")
     p.add_argument("--players", type=int, default=None,
                    help="seats (2-6); fewer agents than seats repeat in order. Without it: one seat per agent named")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deal (the same seed deals the same cards)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the deal (the same seed deals the same cards); none given: a new deal, its seed printed")
     p.add_argument("--delay", type=float, default=None, metavar="SECONDS",
                    help="pause before each bot action, to follow the game (none given: 0.3 with a human playing, "
                         "0 when only bots play)")

@@ -34,16 +34,18 @@ def _group_name(group: TableGroup) -> str:
     return f"{COLOURS[group.value]} group"
 
 
+def meld_words(kind: GroupKind, value: int, size: int) -> str:
+    """A group in words, as the game is told: "a set of three 9s", "a run 4-7", "seven red cards"."""
+    if kind == GroupKind.SET:
+        return f"a set of {_count(size)} {value}s"
+    if kind == GroupKind.RUN:
+        return f"a run {value}-{value + size - 1}"
+    return f"{_count(size)} {COLOURS[value]} cards"
+
+
 def _group_laid(group: TableGroup) -> str:
     """A group just laid, with its cards: "a set of three 9s (R9 B9 W)"."""
-    size = _count(len(group.cards))
-    if group.kind == GroupKind.SET:
-        what = f"a set of {size} {group.value}s"
-    elif group.kind == GroupKind.RUN:
-        what = f"a run {group.low}-{group.high}"
-    else:
-        what = f"{size} {COLOURS[group.value]} cards"
-    return f"{what} ({cards_text(group.cards)})"
+    return f"{meld_words(group.kind, group.value, len(group.cards))} ({cards_text(group.cards)})"
 
 
 def _and(items: Sequence[str]) -> str:

@@ -5,9 +5,50 @@ from __future__ import annotations
 from .actions import ACTIONS, HIT_WILD_HIGH, HIT_WILD_LOW, check_action_id
 from .codec import Pending
 from .engine.cards import COLOURS, SKIP, card_name, cards_text, kinds_of
+from .engine.config import RulesConfig
 from .engine.game import STAGE_NAMES, Game
-from .engine.phases import GroupKind, TableGroup, arrange, phase_text
+from .engine.phases import GroupKind, Meld, TableGroup, arrange, phase_text
 from .engine.view import SeatView
+from .narrate import meld_words
+
+
+def count_text(n: int, noun: str) -> str:
+    """"1 card", "3 cards"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def standing_text(phase: int, phases_made: int, phases_to_win: int, over: bool) -> str:
+    """A player's progress: the phase they play, or, once the game is over (when the table still
+    shows the last hand's groups, of the phase just made), how many phases they made."""
+    if over:
+        return f"made {phases_made} of {count_text(phases_to_win, 'phase')}"
+    return f"phase {phase} ({phase_text(phase)})"
+
+
+def rules_help(rules: RulesConfig) -> list[str]:
+    """The rules in short, for a player at the table (the whole of them: docs/rules.md)."""
+    played = rules.phases[:rules.phases_to_win]
+    if rules.advance_all:
+        order = f"One hand per phase, {len(played)} hands; after each, everyone moves to the next phase, made or not."
+    else:
+        order = "Make the phases in order, at most one per hand; a phase not made is tried again the next hand."
+    return [
+        "The phases:",
+        *(f"  phase {phase}: {phase_text(phase)}" for phase in played),
+        order,
+        "A turn: draw one card (the draw pile's top, or the discard pile's unless it is a Skip); then you may lay down "
+        "your whole phase at once and, once it is down, add cards to any group on the table (hit); then discard one "
+        "card.",
+        "A set is cards of one number, a run numbers in a row (1-12, no wrapping), a colour group cards of one colour. "
+        "A Wild (W) stands for any number or colour; a phase needs at least one natural card. Discarding a Skip (S) "
+        "makes a player of your choice lose their next turn.",
+        "A hand ends when someone has no card left (goes out); everyone scores the cards they hold: 5 for 1-9, 10 for "
+        "10-12, 15 for a Skip, 25 for a Wild.",
+        ("The lowest total after the last hand wins." if rules.advance_all else
+         "The game ends after the hand in which someone makes the last phase; of those who did, the lowest total "
+         "wins."),
+        "All the rules: docs/rules.md in the phase10 repository.",
+    ]
 
 
 def group_text(group: TableGroup) -> str:
@@ -39,17 +80,19 @@ def render_text(game: Game, viewer: int | None = None, names: list[str] | None =
             marks.append(f"to {STAGE_NAMES[game.stage]}")
         if game.skip_pending[s]:
             marks.append("skip pending")
-        phase = game.phase_of(s)
-        lines.append(f"{'>' if game.current == s and not game.is_over else ' '} {names[s]}: phase {phase} "
-                     f"({phase_text(phase)}){' DOWN' if game.laid[s] else ''}, score {game.scores[s]}, "
-                     f"{game.hand_sizes[s]} cards{' [' + ', '.join(marks) + ']' if marks else ''}")
+        standing = standing_text(game.phase_of(s), game.phases_completed[s], game.rules.phases_to_win, game.is_over)
+        lines.append(f"{'>' if game.current == s and not game.is_over else ' '} {names[s]}: {standing}"
+                     f"{' DOWN' if game.laid[s] else ''}, score {game.scores[s]}, "
+                     f"{count_text(game.hand_sizes[s], 'card')}{' [' + ', '.join(marks) + ']' if marks else ''}")
         for i, group in enumerate(game.table[s]):
             lines.append(f"      group {i}: {group_text(group)}")
         if viewer is None or viewer == s:
             lines.append(f"      hand: {cards_text(kinds_of(game.hands[s]))}")
-    if game.is_over:
-        lines.append("Game over: " + ", ".join(names[w] for w in game.winners) + " won")
     return "\n".join(lines)
+
+
+def _meld_text(meld: Meld) -> str:
+    return meld_words(meld.kind, meld.value, meld.size)
 
 
 def pending_text(pending: Pending | None) -> str | None:
@@ -58,9 +101,9 @@ def pending_text(pending: Pending | None) -> str | None:
         return None
     if pending.hit is not None:
         return f"hitting a {pending.hit[2]}: choose which card"
-    groups = [f"{meld} ({cards_text(arrange(meld, cards))})" for meld, cards in pending.laid]
+    groups = [f"{_meld_text(meld)} ({cards_text(arrange(meld, cards))})" for meld, cards in pending.laid]
     if pending.meld is not None:
-        chosen = f"{pending.meld}" + (f" with {cards_text(pending.picked)}" if pending.picked else "")
+        chosen = _meld_text(pending.meld) + (f" with {cards_text(pending.picked)}" if pending.picked else "")
         return "laying down " + " and ".join([*groups, chosen]) + ": choose its cards"
     return "laying down " + " and ".join(groups) + ": choose the second group"
 
@@ -72,7 +115,8 @@ def action_text(view: SeatView, action: int, names: list[str] | None = None) -> 
     if a.kind == "draw":
         return f"take {card_name(view.discard_top)} from the discard pile" if a.draw_from_discard else "draw from the deck"
     if a.kind == "lay":
-        return f"lay down {a.meld}"
+        assert a.meld is not None  # a lay action always has its meld
+        return f"lay down {_meld_text(a.meld)}"
     if a.kind == "discard":
         return f"discard {card_name(a.card)}"
     if a.kind == "choose":

@@ -7,17 +7,23 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from phase10_env.engine.cards import cards_text
-from phase10_env.engine.phases import phase_text
+from phase10_env.engine.config import RulesConfig
 from phase10_env.policy import PlayerObservation
-from phase10_env.render import action_text, group_text, pending_text
+from phase10_env.render import action_text, count_text, group_text, pending_text, rules_help, standing_text
 
 LEGEND = ("Cards: a colour letter and a number, R = red, B = blue, G = green, Y = yellow (R7 = red 7, "
           "Y12 = yellow 12); W = Wild, S = Skip.")
 HELP = "\n".join([
     LEGEND,
     "Table: DOWN = that player has laid their phase this hand; 'skip pending' = loses their next turn.",
-    "Type the number of a move and press Enter. help or ? shows this; quit or q leaves the game.",
+    "Type the number of a move and press Enter. help or ? shows this with the phases and the rules in short; "
+    "quit or q leaves the game.",
 ])
+
+
+def full_help(rules: RulesConfig) -> str:
+    """What ``?`` shows: the legend and the commands, then the phases and the rules in short."""
+    return "\n".join([HELP, *rules_help(rules)])
 
 
 class QuitGame(Exception):
@@ -34,8 +40,9 @@ def seat_text(obs: PlayerObservation) -> str:
         if not p.active:
             continue
         who = "you" if p.seat == view.seat else f"player_{p.seat}"
-        lines.append(f"  {who}: phase {p.phase} ({phase_text(p.phase)}){' DOWN' if p.laid else ''}, score {p.score}, "
-                     f"{p.hand_size} cards{', skip pending' if p.skip_pending else ''}")
+        standing = standing_text(p.phase, p.phases_completed, view.rules.phases_to_win, bool(view.winners))
+        lines.append(f"  {who}: {standing}{' DOWN' if p.laid else ''}, score {p.score}, "
+                     f"{count_text(p.hand_size, 'card')}{', skip pending' if p.skip_pending else ''}")
         for i, group in enumerate(view.table[p.seat]):
             lines.append(f"      group {i}: {group_text(group)}")
     lines.append(f"  your hand: {cards_text(view.hand)}")
@@ -68,7 +75,7 @@ class HumanAgent:
             if answer in ("q", "quit"):
                 raise QuitGame
             if answer in ("?", "help"):
-                self.write(HELP)
+                self.write(full_help(view.rules))
                 self.write(moves)
             else:
                 self.write(f"Please type a number from 1 to {len(legal)} (? for help, q to quit).")

@@ -17,7 +17,7 @@ from agents.policies.human import LEGEND, HumanAgent
 from phase10_env import raw_env
 from phase10_env.engine import WILD, Discard, Game, GameRecord
 
-HUMAN_VS_RANDOM = ["play", "--agents", "human", "random", "--rule", "phases_to_win=1", "--delay", "0"]
+HUMAN_VS_RANDOM = ["play", "--agents", "human", "random", "--rule", "phases_to_win=1", "--delay", "0", "--seed", "0"]
 PROMPT = "Your move ["
 
 
@@ -39,7 +39,8 @@ def test_a_human_follows_the_other_players_moves_and_the_game_is_saved(monkeypat
     assert "Game over:" in out and "Final scores" in out
     record = GameRecord.load(saved)
     game = record.replay()
-    assert game.is_over and f"winner(s): player_{game.winners[0]}" in out
+    winner = "you" if game.winners[0] == 0 else "player_1 (random)"
+    assert game.is_over and f"{winner} {game.scores[game.winners[0]]} (won)" in out
 
 
 def test_help_repeats_the_legend_and_quit_leaves_with_the_record_saved(monkeypatch, capsys, tmp_path) -> None:
@@ -166,3 +167,98 @@ def test_a_rule_option_takes_a_comma_list(tmp_path) -> None:
     main(["eval", "--agents", "random", "random", "--games", "2", "--workers", "1", "--rule", "phases=2,4",
           "--rule", "phases_to_win=1", "--json", str(out)])
     assert json.loads(out.read_text())["setup"]["rules"]["phases"] == [2, 4]
+
+
+def test_play_deals_a_new_game_each_time_and_prints_the_seed_that_deals_it_again(capsys) -> None:
+    bots = ["play", "--agents", "random", "random", "--rule", "phases_to_win=1"]
+    outs = []
+    for _ in range(2):
+        main(bots)
+        outs.append(capsys.readouterr().out)
+    seeds = [int(out.split("Seed ", 1)[1].split()[0]) for out in outs]
+    assert seeds[0] != seeds[1], "two games without --seed were dealt from the same seed"
+    main([*bots, "--seed", str(seeds[1])])
+    assert capsys.readouterr().out == outs[1], "the printed seed does not deal the same game again"
+
+
+def test_the_end_of_a_game_names_the_players_and_says_game_over_once(monkeypatch, capsys) -> None:
+    out = play_with_stdin(monkeypatch, capsys, HUMAN_VS_RANDOM, "1\n" * 5000)
+    end = out[out.rindex(PROMPT):]
+    assert end.count("Game over") == 1
+    assert "player_0" not in end, "the human is 'you' in the final table"
+    final = end.splitlines()[-1]
+    assert final.startswith("Final scores: you ") and "player_1 (random) " in final and "[" not in final
+
+
+def test_a_finished_game_shows_the_phases_made_not_a_phase_never_played() -> None:
+    """At the end the table keeps the last hand's groups, of the phase just made: "phase N+1"
+    beside them would be a phase the game ended before."""
+    from phase10_env.render import render_text
+
+    env = raw_env(num_players=3, rules={"phases_to_win": 2}, render_mode="ansi")
+    env.reset(seed=6)
+    play_at_terminal(env, {a: RandomAgent(i) for i, a in enumerate(env.possible_agents)}, 0.0, write=lambda t: None)
+    game = env.game
+    assert game.is_over
+    table = render_text(game)
+    for s in range(3):
+        if game.active[s]:  # a seat out of a tie replay shows as such
+            assert f"player_{s}: made {game.phases_completed[s]} of 2 phases" in table, table
+    assert " phase " not in table
+
+
+def test_one_card_is_one_card() -> None:
+    from phase10_env.engine import build_game
+    from phase10_env.render import render_text
+
+    table = render_text(build_game(["R7 B7 G7 R2 B2 G2 Y5", "G9"], discard="R1"))
+    assert "score 0, 1 card\n" in table and "1 cards" not in table
+
+
+def test_moves_are_offered_in_the_words_the_game_tells_them_in() -> None:
+    from phase10_env.actions import MELD_IDS
+    from phase10_env.engine import Meld, build_game
+    from phase10_env.engine.phases import GroupKind
+    from phase10_env.narrate import Narrator
+    from phase10_env.render import action_text
+
+    game = build_game(["R11 B11 G11 R3 B3 W Y9 Y10", "G2 G4 G6 G8 Y1 Y3 Y5 B7 B9 R12"], discard="R1")
+    env = raw_env(num_players=2)
+    env.reset(options={"state": game.to_json()})
+    view = env.seat_view("player_0")
+    eleven = MELD_IDS[Meld(GroupKind.SET, 11, 3)]
+    offered = action_text(view, eleven)
+    assert offered == "lay down a set of three 11s"
+    narrator = Narrator(env.game.record, 0, ["you", "player_1"])
+    narrator.catch_up(env.game.record)
+    env.step(eleven)
+    env.step(MELD_IDS[Meld(GroupKind.SET, 3, 3)])
+    told = narrator.catch_up(env.game.record)
+    assert told[0].startswith("You laid down a set of three 11s (")
+
+
+def test_hot_seat_pauses_for_the_handover_before_showing_the_next_humans_hand() -> None:
+    env = raw_env(num_players=2, rules={"phases_to_win": 1}, render_mode="ansi")
+    env.reset(seed=3)
+    events: list[tuple[str, str]] = []
+    answers = iter(["1"] * 400)
+
+    def human(seat: int) -> HumanAgent:
+        return HumanAgent(read=lambda prompt: next(answers),
+                          write=lambda text: events.append((f"table {seat}", text)) if "your hand:" in text else None)
+
+    def handover(prompt: str) -> str:
+        events.append(("handover", prompt))
+        return ""
+
+    try:
+        play_at_terminal(env, {"player_0": human(0), "player_1": human(1)}, 0.0, write=lambda text: None,
+                         read=handover)
+    except StopIteration:
+        pass  # out of scripted answers; the game need not end
+    tables = [i for i, (kind, _) in enumerate(events) if kind.startswith("table")]
+    assert len(tables) > 10
+    for before, after in zip(tables, tables[1:]):
+        if events[before][0] != events[after][0]:  # the other human's hand comes next
+            assert any(kind == "handover" for kind, _ in events[before + 1:after]), "no pause to hand over"
+    assert events[0][0] == "handover" and "player_0's turn" in events[0][1]
