@@ -67,14 +67,30 @@ def _model_path(path: str | Path) -> Path:
     return path
 
 
-def load_policy(path: str | Path):
+def load_policy(path: str | Path, unpickle: bool = True):
     """The policy network of any saved sb3 / sb3-contrib model, rebuilt from the zip alone
-    (no algorithm object, so it does not matter which algorithm trained it)."""
+    (no algorithm object, so it does not matter which algorithm trained it). The weights are
+    read without unpickling where the zip allows it (:mod:`.model_zip`: every model this project
+    makes); a model with a policy class or options of its own is unpickled by SB3's loader, which
+    runs code from the file, unless ``unpickle`` is False (then it is refused)."""
     import torch
-    from stable_baselines3.common.save_util import load_from_zip_file
+
+    from .model_zip import NeedsUnpickling, read_policy
 
     torch.set_num_threads(1)
     path = _model_path(path)
+    try:
+        return read_policy(path)
+    except NeedsUnpickling:
+        if not unpickle:
+            raise
+    return _unpickle_policy(path)
+
+
+def _unpickle_policy(path: Path):
+    """SB3's own loader: unpickles the zip's data, running any code it names."""
+    from stable_baselines3.common.save_util import load_from_zip_file
+
     data, params, _ = load_from_zip_file(path, device="cpu")
     if not data or "policy_class" not in data or "policy" not in params:
         raise ValueError(f"{str(path)!r} is not a saved stable-baselines3 model")

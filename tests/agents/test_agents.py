@@ -141,6 +141,9 @@ def test_any_saved_sb3_model_plays_as_ppo_path(tmp_path, algorithm: str) -> None
     kwargs = {"PPO": {"n_steps": 32, "batch_size": 32}, "A2C": {"n_steps": 32}, "DQN": {"learning_starts": 16},
               "QRDQN": {"learning_starts": 16}}[algorithm]
     cls("MlpPolicy", env, device="cpu", policy_kwargs={"net_arch": [16]}, **kwargs).learn(64).save(tmp_path / "model")
+    from agents.policies.network import load_policy
+
+    load_policy(tmp_path / "model.zip", unpickle=False)  # read without unpickling, like the project's own models
     result = run_tournament([f"ppo:{tmp_path / 'model.zip'}", "random"], 2, games=2, seed=0, workers=1,
                             progress=False, rules={"phases_to_win": 1})
     assert [s.games for s in result.entry_stats()] == [2, 2]
