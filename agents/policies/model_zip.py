@@ -80,6 +80,8 @@ def _policy_options(options: Any, where: str) -> dict[str, Any]:
     if ":serialized:" not in options:
         return options
     summary = {k: v for k, v in options.items() if k not in (":type:", ":serialized:")}
+    if options.get(":type:") != "<class 'dict'>" or not summary:
+        raise NeedsUnpickling(f"{where}: its policy_kwargs are pickled with no readable summary")
     others = sorted(set(summary) - {"net_arch", "optimizer_class", "optimizer_kwargs"})
     if others:
         raise NeedsUnpickling(f"{where}: its policy_kwargs hold {others}, which only unpickling can read")
@@ -124,5 +126,5 @@ def read_policy(path: Path) -> Any:
         policy = policy_class(*spaces, lambda _: 0.0, **kwargs)
         policy.load_state_dict(torch.load(io.BytesIO(weights), map_location="cpu", weights_only=True))
     except (TypeError, RuntimeError, ValueError, EOFError, pickle.UnpicklingError) as e:
-        raise ValueError(f"{where}: its weights do not load into {name} ({e})") from None
+        raise ValueError(f"{where}: its weights do not load into {name} ({str(e).splitlines()[0]})") from None
     return policy

@@ -4,14 +4,21 @@ rules of what a browser may see and do are testable without a server.
 
 What a client is sent comes from one seat's :class:`SeatView` (its own hand, everything public);
 other hands only in a replay or in a bot game watched with ``reveal``.
+
+What the server holds is bounded (:class:`Sessions`): at most ``MAX_SESSIONS`` games and
+replays, the least recently used dropped first; any left unused for ``IDLE_SECONDS`` dropped;
+a game or an uploaded record of at most ``MAX_GAME_MOVES`` moves, and ``MAX_HELD_MOVES`` moves
+in all. So is the work of one request: an agent's thinking per move (:mod:`.menu`), and a
+watched game's advance, which stops after ``ADVANCE_SECONDS``.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from phase10_env import raw_env
@@ -20,17 +27,21 @@ from phase10_env.engine.game import STAGE_NAMES, Game
 from phase10_env.engine.phases import phase_text
 from phase10_env.engine.record import GameRecord
 from phase10_env.engine.seats import MAX_PLAYERS, MIN_PLAYERS
+from phase10_env.engine.seeds import seed_from_json, seed_to_json
 from phase10_env.engine.view import SeatView
 from phase10_env.env import IllegalActionError
 from phase10_env.narrate import Narrator, narrate_record
 from phase10_env.render import action_text, group_text, pending_text
 
 from ..play import play, policy_chooser
-from ..policies.registry import make_agent
+from .menu import HUMAN, AgentMenu
 
-HUMAN = "human"
 MAX_ADVANCE = 1000
+ADVANCE_SECONDS = 5.0
 MAX_SESSIONS = 200
+IDLE_SECONDS = 3600.0
+MAX_GAME_MOVES = 20_000
+MAX_HELD_MOVES = 1_000_000
 
 
 class WebError(Exception):
@@ -62,9 +73,11 @@ def table_json(view: SeatView, names: Sequence[str], hands: Mapping[int, Sequenc
         "discard_size": len(view.discard_pile),
         "over": over,
         "winners": [names[s] for s in view.winners],
+        "phases_to_win": view.rules.phases_to_win,
         "players": [{
             "seat": p.seat, "name": names[p.seat], "agent": agents[p.seat], "active": p.active,
-            "phase": p.phase, "phase_text": phase_text(p.phase), "laid": p.laid, "hand_size": p.hand_size,
+            "phase": p.phase, "phase_text": phase_text(p.phase), "phases_made": p.phases_completed, "laid": p.laid,
+            "hand_size": p.hand_size,
             "score": p.score, "skip_pending": p.skip_pending, "skipped_this_hand": p.skipped_this_hand,
             "to_act": not over and view.current == p.seat,
             "groups": [{"text": group_text(g), "cards": _cards(g.cards)} for g in view.table[p.seat]],
@@ -94,10 +107,13 @@ class PlaySession:
 
     kind = "game"
 
-    def __init__(self, agents: Any, seed: Any = None) -> None:
+    def __init__(self, agents: Any, seed: Any = None, menu: AgentMenu | None = None) -> None:
         self.agents = _check_agents(agents)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise WebError(400, f"seed must be a non-negative integer or null, not {seed!r}")
+        try:
+            self.seed = secrets.randbelow(2**32) if seed is None else seed_from_json(seed)
+        except ValueError as e:
+            raise WebError(400, f"{e}, or null for a random deal") from None
+        menu = menu or AgentMenu()
         n = len(self.agents)
         self.names = [HUMAN if spec == HUMAN else f"player_{s} ({spec})" for s, spec in enumerate(self.agents)]
         self.human = self.agents.index(HUMAN) if HUMAN in self.agents else None
@@ -106,11 +122,11 @@ class PlaySession:
             if spec == HUMAN:
                 continue
             try:
-                policies[f"player_{s}"] = make_agent(spec, seed=None if seed is None else seed + s)
-            except (ValueError, OSError, ImportError) as e:
-                raise WebError(400, f"seat {s}: cannot build agent {spec!r}: {e}") from None
+                policies[f"player_{s}"] = menu.build(spec, seed=self.seed + s)
+            except (ValueError, ImportError) as e:
+                raise WebError(400, f"seat {s}: cannot seat {spec!r}: {e}") from None
         self.env = raw_env(num_players=n)
-        self.env.reset(seed=seed)
+        self.env.reset(seed=self.seed)
         self.choose_bot = policy_chooser(self.env, policies)
         self.narrator = Narrator(self.game.record, self.human, self.names)
         self.lock = threading.Lock()
@@ -163,17 +179,25 @@ class PlaySession:
             return self.state()
 
     def advance(self, steps: Any, reveal: bool = False) -> dict[str, Any]:
-        """A watched bot game goes on by ``steps`` actions (fewer if it ends); the state after,
-        every hand shown with ``reveal``."""
+        """A watched bot game goes on by ``steps`` actions (fewer if it ends, or once the request
+        has taken ``ADVANCE_SECONDS``); the state after, every hand shown with ``reveal``."""
         if self.human is not None:
             raise WebError(409, "this game has a human seat; bots move on their own after each of its actions")
         if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= MAX_ADVANCE:
             raise WebError(400, f"steps must be an integer from 1 to {MAX_ADVANCE}, not {steps!r}")
         with self.lock:
-            if self.env.agents:
-                play(self.env, self.choose_bot, limit=steps)
+            if self.env.agents and len(self.game.record.moves) >= MAX_GAME_MOVES:
+                raise WebError(409, f"this game has reached {MAX_GAME_MOVES} moves, the most a game here may last")
+            deadline = time.monotonic() + ADVANCE_SECONDS
+            for _ in range(min(steps, MAX_GAME_MOVES - len(self.game.record.moves))):
+                if not self.env.agents or play(self.env, self.choose_bot, limit=1) == 0 or time.monotonic() > deadline:
+                    break
             self.lines = self.news = self.narrator.catch_up(self.game.record)
             return self.state(reveal)
+
+    def size(self) -> int:
+        """Moves held (what the memory a game takes grows with)."""
+        return len(self.game.record.moves)
 
     def record(self) -> dict[str, Any]:
         """The game record (seed and moves: every hand can be rebuilt from it), only once no
@@ -195,7 +219,7 @@ class PlaySession:
             hands = {self.human: view.hand}
         elif reveal:
             hands = _all_hands(game)
-        state = {"id": None, "mode": self.mode, "viewer": self.human, "names": self.names,
+        state = {"id": None, "mode": self.mode, "viewer": self.human, "names": self.names, "seed": seed_to_json(self.seed),
                  "moves": len(game.record.moves), "lines": self.lines, "news": self.news, "legal": [], "pending": None,
                  **table_json(view, self.names, hands, self.agents)}
         if self.human is None:
@@ -214,6 +238,10 @@ class ReplaySession:
     kind = "replay"
 
     def __init__(self, record: Any) -> None:
+        moves = record.get("moves") if isinstance(record, dict) else None
+        if isinstance(moves, list) and len(moves) > MAX_GAME_MOVES:
+            raise WebError(413, f"the record has {len(moves)} moves; this server replays records of at most "
+                                f"{MAX_GAME_MOVES}")
         try:
             self.record = GameRecord.from_json(record)
             self.record.replay()  # a record whose moves do not replay is refused now, not mid-way
@@ -222,6 +250,9 @@ class ReplaySession:
         except (ValueError, TypeError, KeyError, IndexError) as e:
             raise WebError(400, f"not a phase10 game record: {e}") from None
         self.lock = threading.Lock()
+
+    def size(self) -> int:
+        return len(self.record.moves)
 
     @property
     def last(self) -> int:
@@ -241,24 +272,44 @@ class ReplaySession:
 
 
 class Sessions:
-    """Every game in progress by id; the oldest are dropped beyond ``limit``."""
+    """Every game and replay by id, within the limits of the module docstring: the least
+    recently used are dropped first, beyond ``limit`` sessions or ``held`` moves in all, and
+    any left unused for ``idle`` seconds (``clock`` tells the time)."""
 
-    def __init__(self, limit: int = MAX_SESSIONS) -> None:
-        self.limit = limit
-        self._items: OrderedDict[str, PlaySession | ReplaySession] = OrderedDict()
+    def __init__(self, limit: int = MAX_SESSIONS, held: int = MAX_HELD_MOVES, idle: float = IDLE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.held, self.idle, self.clock = limit, held, idle, clock
+        self._items: OrderedDict[str, tuple[PlaySession | ReplaySession, float]] = OrderedDict()  # by last use
         self._lock = threading.Lock()
+
+    def _trim(self) -> None:
+        """Drop the idle, then the least recently used while over a limit (under the lock)."""
+        now = self.clock()
+        for sid in [sid for sid, (_, used) in self._items.items() if now - used > self.idle]:
+            del self._items[sid]
+        total = sum(session.size() for session, _ in self._items.values())
+        while len(self._items) > 1 and (len(self._items) > self.limit or total > self.held):
+            session, _ = self._items.popitem(last=False)[1]
+            total -= session.size()
 
     def add(self, session: PlaySession | ReplaySession) -> str:
         with self._lock:
             sid = secrets.token_hex(8)
-            self._items[sid] = session
-            while len(self._items) > self.limit:
-                self._items.popitem(last=False)
+            self._items[sid] = (session, self.clock())
+            self._trim()
             return sid
 
     def get(self, sid: str, kind: str) -> Any:
         with self._lock:
-            session = self._items.get(sid)
-        if session is None or session.kind != kind:
-            raise WebError(404, f"no {kind} with id {sid!r} (unknown, or dropped as too old)")
-        return session
+            self._trim()
+            entry = self._items.get(sid)
+            if entry is not None:
+                self._items[sid] = (entry[0], self.clock())
+                self._items.move_to_end(sid)
+        if entry is None or entry[0].kind != kind:
+            raise WebError(404, f"no {kind} with id {sid!r} (unknown, or dropped: unused too long, or the oldest "
+                                "when the server held too much)")
+        return entry[0]
+
+    def __len__(self) -> int:
+        return len(self._items)

@@ -102,8 +102,8 @@ def test_malformed_requests_get_a_clear_4xx_and_change_nothing(client):
 
 @pytest.mark.parametrize("agents, words", [
     (["human", "grandmaster"], "'grandmaster'"),
-    (["human", "ppo"], "model path"),
-    (["human", "ppo:/no/such/model.zip"], "seat 1"),
+    (["human", "ppo"], "'ppo' is not an agent this server offers"),
+    (["human", "ppo:/no/such/model.zip"], "seat 1: cannot seat 'ppo:/no/such/model.zip'"),
     (["human", "human"], "one seat"),
     (["human"], "2 to 6 seats"),
     (["random"] * 7, "2 to 6 seats"),
