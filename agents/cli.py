@@ -299,9 +299,19 @@ def cmd_bench(args: argparse.Namespace) -> None:
 def cmd_serve(args: argparse.Namespace) -> None:
     try:
         from .web.app import serve
+        from .web.menu import parse_model_option
     except ImportError as e:
         raise SystemExit(f"error: phase10 serve needs the web extra ({e}); pip install -e \".[web]\"") from None
-    serve(args.host, args.port, args.agents, args.seed)
+    models: dict[str, Any] = {}
+    for option in args.model:
+        try:
+            name, path = parse_model_option(option)
+        except ValueError as e:
+            raise SystemExit(f"error: {e}") from None
+        if name in models:
+            raise SystemExit(f"error: --model names {name!r} twice")
+        models[name] = path
+    serve(args.host, args.port, args.agents, args.seed, models, args.token)
 
 
 class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -390,12 +400,21 @@ def build_parser() -> argparse.ArgumentParser:
                 "Serve a web page to play against any agents, watch bots play at a chosen pace, or step "
                 "through a saved game record. Open the address it prints.")
     p.add_argument("--host", default="127.0.0.1",
-                   help="interface to listen on; the default takes connections from this machine only")
+                   help="interface to listen on; the default takes connections from this machine only (any other "
+                        "serves the network: give --token)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on")
     p.add_argument("--agents", nargs="+", default=None,
-                   help=f"start the page with a game of these seats, in seat order (at most one human; none: watch "
-                        f"the bots); none given: the page asks. {agents_help}")
+                   help="start the page with a game of these seats, in seat order (at most one human; none: watch "
+                        "the bots); none given: the page asks. The page's agents: human, random, heuristic[:options], "
+                        "mcts[:options], and models by name (--model)")
     p.add_argument("--seed", type=int, default=None, help="seed of that game's deal (none given: a random deal)")
+    p.add_argument("--model", action="append", default=[], metavar="NAME=PATH",
+                   help="a trained model the page may seat as ppo:NAME and ppo-sample:NAME (an SB3 zip) or rllib:NAME "
+                        "(an exported policy.pt), repeatable; the shipped models/*.zip are offered by their names. A "
+                        "model file is code: serve only models from a source you trust")
+    p.add_argument("--token", default=None,
+                   help="the API answers only requests carrying this token (the address printed ends in #token=...); "
+                        "or set PHASE10_TOKEN. Give one whenever --host serves beyond this machine")
     p.set_defaults(func=cmd_serve)
 
     p = command("ladder", "play every pair of agents (and multi-player tables) and rate them",

@@ -30,12 +30,31 @@ def server_url(browser: Any) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def page(browser: Any, server_url: str) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+SIZES = {"desktop": {"viewport": {"width": 1200, "height": 900}},
+         "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+                   "device_scale_factor": 3}}
+
+
+def open_page(browser: Any, url: str, size: str = "desktop") -> tuple[Any, Any]:
+    """A new browser context of ``size`` (SIZES) on ``url``, once the page is ready."""
+    context = browser.new_context(**SIZES[size], accept_downloads=True)
     page = context.new_page()
     page.set_default_timeout(20_000)
-    page.goto(server_url)
+    page.goto(url)
     page.wait_for_selector('body[data-ready="1"]', state="attached")
+    return context, page
+
+
+@pytest.fixture
+def page(browser: Any, server_url: str) -> Iterator[Any]:
+    context, page = open_page(browser, server_url)
+    yield page
+    context.close()
+
+
+@pytest.fixture(params=list(SIZES))
+def any_size_page(request: pytest.FixtureRequest, browser: Any, server_url: str) -> Iterator[Any]:
+    """The page at each size: a desktop window and a phone's 390 px."""
+    context, page = open_page(browser, server_url, request.param)
     yield page
     context.close()

@@ -48,13 +48,13 @@ def test_a_human_plays_a_whole_hand_by_clicking_legal_actions(page):
 def test_the_log_shows_in_bold_what_happened_since_the_humans_last_turn(page):
     start(page, "human random", seed=1)
     click_action(page)  # draw
-    bold = page.locator("#log li.new").all_inner_texts()
+    bold = page.locator("#log li.new .line").all_inner_texts()
     assert bold[0].startswith("Hand 1:") and bold[-1].startswith("You drew")  # the turn goes on
     discard = page.locator("#actions button", has_text="discard").first
     words = discard.inner_text()
     discard.click()
     wait_ready(page)
-    new = page.locator("#log li.new").all_inner_texts()
+    new = page.locator("#log li.new .line").all_inner_texts()
     assert new[0] == "You " + words.replace("discard", "discarded")
     assert any(line.startswith("player_1 (random)") for line in new[1:])
 

@@ -271,3 +271,16 @@ def test_bodies_and_records_limits_are_those_the_readme_states():
                    f"{web_sessions.MAX_GAME_MOVES:,} moves", f"{web_sessions.MAX_HELD_MOVES:,} moves",
                    f"{web_sessions.IDLE_SECONDS / 3600:g} hour", f"{web_sessions.ADVANCE_SECONDS:g} s"):
         assert figure in readme, figure
+
+
+def test_serve_takes_models_as_name_equals_path_and_a_token(monkeypatch):
+    from agents.cli import main
+
+    served = {}
+    monkeypatch.setattr(web_app, "serve", lambda *args: served.setdefault("args", args))
+    main(["serve", "--model", "mine=runs/x/model.zip", "--model", "old=runs/y/policy.pt", "--token", "t"])
+    host, port, agents, seed, models, token = served["args"]
+    assert models == {"mine": Path("runs/x/model.zip"), "old": Path("runs/y/policy.pt")} and token == "t"
+    for bad in (["--model", "runs/x/model.zip"], ["--model", "../x=a.zip"], ["--model", "a=x.zip", "--model", "a=y.zip"]):
+        with pytest.raises(SystemExit, match="--model"):
+            main(["serve", *bad])
