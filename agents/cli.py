@@ -332,8 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
     def command(name: str, help: str, description: str = "") -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help, description=description or help, formatter_class=_HelpFormatter)
 
-    agents_help = ("agents: random, heuristic, human, ppo:PATH, ppo-sample:PATH (a saved model), "
-                   "rllib:PATH (an exported RLlib policy)")
+    agents_help = ("agents: random, heuristic[:OPTIONS], mcts[:OPTIONS] (the search agent, e.g. mcts:sims=16), human, "
+                   "ppo:PATH, ppo-sample:PATH (a saved model), rllib:PATH (an exported RLlib policy)")
     p = command("eval", "play many games between agents and report win rates")
     p.add_argument("--agents", nargs="+", required=True,
                    help=f"one per seat, in seat order, e.g. heuristic random ppo:runs/x/model.zip; {agents_help}")
@@ -434,8 +434,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-steps", type=int, default=None,
                    help="a game stops unfinished after this many actions, with no winner (default 10,000: two greedy "
                         "policies can pass a card back and forth for ever)")
-    p.add_argument("--json", default="results/ladder.json", help="write the results as JSON here")
-    p.add_argument("--plot", default="results/ladder.png", help="write the heatmap and ratings PNG here")
+    p.add_argument("--json", default="runs/ladder/ladder.json",
+                   help="write the results as JSON here (the shipped ladder is results/ladder.json)")
+    p.add_argument("--plot", default="runs/ladder/ladder.png", help="write the heatmap and ratings PNG here")
     p.add_argument("--no-plot", action="store_true", help="write no PNG (needs no matplotlib)")
     p.add_argument("--markdown", help="also write the Markdown table here")
     _add_rules_args(p)

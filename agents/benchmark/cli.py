@@ -12,6 +12,9 @@ from .algos import ALGOS
 from .run import CONFIG_DIR, MODELS_DIR, REFERENCE, RESULTS_DIR
 from .tasks import TASKS
 
+# Where the commands write unless told otherwise: beside the models, never over the shipped results.
+RUN_RESULTS, RUN_REPORT = MODELS_DIR / "results", MODELS_DIR / "report"
+
 
 def cmd_benchmark(args: argparse.Namespace) -> None:
     from .run import run_benchmark
@@ -55,16 +58,19 @@ def add_commands(command: Callable[..., argparse.ArgumentParser]) -> None:
     p.add_argument("--games", type=int, default=None,
                    help="evaluation episodes instead of the protocol's (recorded in the JSON; for slow agents)")
     p.add_argument("--quick", action="store_true", help="the protocol's toy budget (CI's smoke test); marked quick")
-    p.add_argument("--out", default=str(RESULTS_DIR), help="folder for the results JSON")
+    p.add_argument("--out", default=str(RUN_RESULTS),
+                   help=f"folder for the results JSON (the shipped results are in {RESULTS_DIR}: --out {RESULTS_DIR} "
+                        "adds to them, replacing a file of the same task and algorithm)")
     p.add_argument("--models", default=str(MODELS_DIR), help="folder for the trained models")
     p.add_argument("--config-dir", default=str(CONFIG_DIR), help="folder of protocol.yaml and <algo>.yaml")
     p.set_defaults(func=cmd_benchmark)
 
     p = command("benchmark-report", "aggregate benchmark results JSONs into a table and plots",
                 "Validate results JSONs (ours or anyone's, same format), and write table.md (IQM with stratified "
-                "bootstrap 95%% intervals per task and algorithm), summary.json, and the plots: scores, "
+                "bootstrap 95% intervals per task and algorithm), summary.json, and the plots: scores, "
                 "performance profiles and learning curves.")
     p.add_argument("results", nargs="+", help="results JSON files (ours are named <task>__<algo>.json)")
-    p.add_argument("--out", default=str(RESULTS_DIR), help="folder for table.md, summary.json and the PNGs")
+    p.add_argument("--out", default=str(RUN_REPORT),
+                   help=f"folder for table.md, summary.json and the PNGs (the shipped report: --out {RESULTS_DIR})")
     p.add_argument("--include-quick", action="store_true", help="also report --quick results (left out otherwise)")
     p.set_defaults(func=cmd_report)

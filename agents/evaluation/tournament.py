@@ -312,8 +312,9 @@ def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100
 
     entries = seat_entries(agents, num_players)
     forget_agents()  # a saved model may have changed on disk since the last tournament
-    for spec in set(entries):
-        make_agent(spec) if not spec.startswith(("ppo", "human")) else None  # fail fast on bad names
+    for spec in dict.fromkeys(entries):  # every agent built once here, before any game: a bad name or a
+        if spec != "human":              # missing model fails now, not after the workers start
+            make_agent(spec)
     setup = MatchSetup(entries, num_players, load_rules(rules).to_dict(), seed, max_steps)
     start = time.perf_counter()
     if native is True and not plays_natively(entries):
