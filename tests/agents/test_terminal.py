@@ -47,6 +47,7 @@ def test_help_repeats_the_legend_and_quit_leaves_with_the_record_saved(monkeypat
     saved = tmp_path / "left.json"
     out = play_with_stdin(monkeypatch, capsys, HUMAN_VS_RANDOM + ["--save", str(saved)], "?\n1\nhelp\n1\nq\n")
     assert out.count(LEGEND) == 3  # at the start and on each help
+    assert out.count("The phases:\n  phase 1: set of 3 + set of 3\n") == 2  # the rules in short on each help
     assert "You left the game." in out and "Final scores" not in out
     assert len(GameRecord.load(saved).moves) >= 2  # the human's draw and discard at least
 
