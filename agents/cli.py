@@ -15,7 +15,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -101,15 +101,14 @@ HANDOVER_LINES = 40  # blank lines that push the last player's hand off the scre
 
 
 def play_at_terminal(env: Any, policies: dict[str, Any], delay: float, verbose: bool = False,
-                     names: list[str] | None = None, write: Callable[[str], None] = print,
-                     read: Callable[[str], str] = input, sleep: Callable[[float], None] = time.sleep) -> None:
+                     write: Callable[[str], None] = print, read: Callable[[str], str] = input,
+                     sleep: Callable[[float], None] = time.sleep) -> None:
     """Play one game of a reset ``env`` with ``policies`` (agent name -> policy), telling it in
     words. With a human at the table: the card codes first, then every move as that human may
     know it (several humans: as a spectator), printed before the human's next prompt; between
     two humans (hot seat) a pause to hand the keyboard over, which scrolls the last hand away.
     With bots only: each hand's table and end (every move with ``verbose``). ``delay`` seconds
-    pass before each bot action. ``names``: each seat's name in the words (default player_N).
-    A human's ``quit`` raises ``QuitGame``."""
+    pass before each bot action. A human's ``quit`` raises ``QuitGame``."""
     from phase10_env.narrate import Narrator
 
     from .play import play, policy_chooser
@@ -118,7 +117,7 @@ def play_at_terminal(env: Any, policies: dict[str, Any], delay: float, verbose: 
     humans = [agent for agent, policy in policies.items() if isinstance(policy, HumanAgent)]
     if humans:
         write(HELP)
-    names = names or [f"player_{s}" for s in range(len(env.possible_agents))]
+    names = [f"player_{s}" for s in range(len(env.possible_agents))]
     viewer = env.possible_agents.index(humans[0]) if len(humans) == 1 else None
     narrator = Narrator(env.game.record, viewer, names)
     hand = 0
@@ -160,7 +159,7 @@ def final_scores(game: Any, names: list[str]) -> str:
                                         for s, score in enumerate(game.scores))
 
 
-def seat_names(specs: list[str] | tuple[str, ...]) -> list[str]:
+def seat_names(specs: Sequence[str]) -> list[str]:
     """How the terminal names each seat: "you" for a lone human, else player_N (agent)."""
     lone = specs.count("human") == 1
     return ["you" if lone and spec == "human" else f"player_{s} ({spec})" for s, spec in enumerate(specs)]
@@ -186,10 +185,8 @@ def cmd_play(args: argparse.Namespace) -> None:
         raise SystemExit(f"error: {e}") from None
     print(f"Seed {seed} (phase10 play --seed {seed} deals this game again)")
     delay = args.delay if args.delay is not None else (0.3 if "human" in specs else 0.0)
-    names = seat_names(list(specs))
     try:
-        play_at_terminal(env, dict(zip(env.possible_agents, policies)), delay, args.verbose,
-                         names=["you" if name == "you" else f"player_{s}" for s, name in enumerate(names)])
+        play_at_terminal(env, dict(zip(env.possible_agents, policies)), delay, args.verbose)
     except (QuitGame, EOFError, KeyboardInterrupt) as e:
         print({QuitGame: "\nYou left the game.", EOFError: "\nEnd of input: game left."}.get(type(e), "\nInterrupted."))
         _save_record(env, args.save)
@@ -198,6 +195,7 @@ def cmd_play(args: argparse.Namespace) -> None:
         return
     from phase10_env.render import render_text
 
+    names = seat_names(specs)
     print("\n" + render_text(env.game, None, names))
     print(final_scores(env.game, names))
     _save_record(env, args.save)

@@ -63,9 +63,10 @@ async def _body(request: Request) -> bytes:
     Content-Length, and for a body sent in chunks as soon as what has come passes the limit
     (the rest is never read)."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise WebError(413 if length.isdigit() else 400, f"request body over {MAX_BODY} bytes" if length.isdigit()
-                       else f"Content-Length must be a number of bytes, not {length!r}")
+    if length is not None and not length.isdigit():
+        raise WebError(400, f"Content-Length must be a number of bytes, not {length!r}")
+    if length is not None and int(length) > MAX_BODY:
+        raise WebError(413, f"request body over {MAX_BODY} bytes")
     body = bytearray()
     async for chunk in request.stream():
         body += chunk

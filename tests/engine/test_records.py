@@ -6,25 +6,13 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from phase10_env import raw_env
-from phase10_env.engine import Game
 from phase10_env.engine.record import GameRecord
-
-
-def played(seed: int, moves: int, players: int = 2) -> Game:
-    game = Game(players, seed=seed)
-    rng = np.random.default_rng(seed % 2**32)
-    for _ in range(moves):
-        if game.is_over:
-            break
-        legal = game.legal_moves()
-        game.apply(legal[int(rng.integers(len(legal)))])
-    return game
+from tests.engine.test_copy_and_determinize import random_game
 
 
 def through_doubles(data: dict) -> dict:
@@ -37,7 +25,7 @@ def through_doubles(data: dict) -> dict:
 @given(seed=st.integers(2**53 + 1, 2**63 - 1) | st.integers(0, 2**53), moves=st.integers(0, 120),
        players=st.integers(2, 6))
 def test_a_record_survives_a_json_round_trip_in_a_language_of_doubles(seed, moves, players):
-    game = played(seed, moves, players)
+    game = random_game(players, seed, moves)
     back = GameRecord.from_json(json.loads(json.dumps(through_doubles(game.record.to_json())),
                                            parse_float=lambda text: int(float(text))))
     assert back.seed == seed
@@ -54,7 +42,7 @@ def test_the_env_deals_seeds_that_a_double_cannot_hold_and_the_record_keeps_them
 
 
 def test_a_version_1_record_with_its_seed_as_a_big_number_still_loads():
-    game = played(2**62 + 12345, 40)
+    game = random_game(2, 2**62 + 12345, 40)
     old = game.record.to_json() | {"version": 1, "seed": game.seed}
     del old["start_phases"], old["start"]  # the first records had neither
     back = GameRecord.from_json(json.loads(json.dumps(old)))
@@ -62,7 +50,7 @@ def test_a_version_1_record_with_its_seed_as_a_big_number_still_loads():
 
 
 def a_record() -> dict:
-    return json.loads(json.dumps(played(7, 30).record.to_json()))
+    return json.loads(json.dumps(random_game(2, 7, 30).record.to_json()))
 
 
 def moved(field: str, value) -> dict:
