@@ -139,7 +139,7 @@ def test_a_bad_seed_is_refused_not_dealt_at_random(page):
 
 
 def test_a_sign_shows_while_a_bot_thinks(page):
-    start(page, "human mcts:sims=60,min_sims=60,width=11", "4")
+    start(page, "human mcts:sims=60,min_sims=60,width=11,backend=python", "4")  # up to 2 s a decision
     click_action(page)  # the human's draw: no bot moves yet
     discard = page.locator("#actions button", has_text="discard").first
     discard.click()  # now the bot searches its turn (up to the server's budget per decision)
