@@ -5,6 +5,7 @@ Gymnasium single-agent view (``gymnasium.make("phase10_env/Phase10-v0")``)."""
 import gymnasium
 import pettingzoo
 
+from . import core  # noqa: F401 - loads the native core, so compiled_parts() always lists it
 from .actions import ACTIONS, NUM_ACTIONS, describe
 from .engine.compiled import compiled_parts
 from .env import env, raw_env

@@ -16,7 +16,7 @@ def test_bench_command_reports_phase10_beside_connect_four(tmp_path, capsys) -> 
     assert names == ["phase10 raw_env 2p", "phase10 env() 2p", "connect_four_v3 raw_env", "connect_four_v3 env()"]
     assert all(row["steps"] > 0 and row["steps_per_second"] > 0 for row in data["env"])
     assert data["engine"][0]["players"] == 2 and data["engine"][0]["moves"] > 0
-    assert set(data["compiled"]) == {"lay-down search", "observation composer"}
+    assert set(data["compiled"]) == {"lay-down search", "observation composer", "native core"}
     search = data["search"]
     assert [(row["players"], row["actions_in"]) for row in search] == [(2, 20), (2, 400)]
     assert all(row["copy_us"] > 0 and row["determinize_us"] > 0 and row["env_step_us"] > 0 for row in search)
