@@ -221,6 +221,16 @@ typedef struct {
 } SearchSettings;
 typedef struct { int candidates, samples; } SearchStats;
 double hand_value(const Game *g, int seat, const int *phases, const int *scores, double weight);
-int search_action(const Slot *root, const SearchSettings *cfg, Pcg64 *rng, SearchStats *stats);
+/* weights: per seat and kind, a belief model's weights for dealing hidden cards (NULL: uniform) */
+int search_action(const Slot *root, const SearchSettings *cfg, const double (*weights)[NUM_KINDS], Pcg64 *rng,
+                  SearchStats *stats);
+
+/* ---------------------------------------------------------------- belief.c */
+#define BELIEF_PILE_TOP 6
+#define BELIEF_FEATURES (5 * NUM_KINDS + BELIEF_PILE_TOP * NUM_KINDS + 25 + 10)
+void unseen_pool(const Game *g, int me, uint8_t *pool);
+void belief_features(const Game *g, int me, int p, float *out);
+void belief_targets(const Game *g, int me, int p, float *hidden, float *unseen);
+void slot_determinize_weighted(Slot *s, int seat, const double (*weights)[NUM_KINDS], Pcg64 *rng);
 
 #endif

@@ -477,19 +477,22 @@ fail:
  * search.c's rollout search for the seat to act in each slot (which must not be over). */
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
-    PyObject *slots_obj, *idx_obj, *seeds_obj, *out_obj, *drawn_obj;
+    PyObject *slots_obj, *idx_obj, *seeds_obj, *out_obj, *drawn_obj, *weights_obj = Py_None;
     SearchSettings cfg;
-    if (!PyArg_ParseTuple(args, "OOiiddpOOO", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
-                          &cfg.points_weight, &cfg.oracle, &seeds_obj, &out_obj, &drawn_obj))
+    if (!PyArg_ParseTuple(args, "OOiiddpOOO|O", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
+                          &cfg.points_weight, &cfg.oracle, &seeds_obj, &out_obj, &drawn_obj, &weights_obj))
         return NULL;
     if (cfg.samples < 1 || cfg.min_samples < 2)
         return PyErr_Format(PyExc_ValueError, "samples must be at least 1 and min_samples at least 2");
-    Buf slots, idx, seeds = {0}, out = {0}, drawn = {0};
+    Buf slots, idx, seeds = {0}, out = {0}, drawn = {0}, weights = {0};
     if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
     Py_ssize_t m = idx.view.len / 8;
     if (get_buffer(seeds_obj, &seeds, 0, 8, "seeds") < 0 || check_len(&seeds, m * 8, "seeds") < 0 ||
         get_buffer(out_obj, &out, 1, 8, "out") < 0 || check_len(&out, m * 8, "out") < 0 ||
         get_buffer(drawn_obj, &drawn, 1, 8, "samples_out") < 0 || check_len(&drawn, m * 8, "samples_out") < 0)
+        goto fail;
+    if (weights_obj != Py_None && (get_buffer(weights_obj, &weights, 0, 8, "weights") < 0 ||
+                                   check_len(&weights, m * 8 * MAX_PLAYERS * NUM_KINDS, "weights (M, 6, 50)") < 0))
         goto fail;
     const int64_t *ix = (const int64_t *)idx.view.buf;
     const uint64_t *sd = (const uint64_t *)seeds.view.buf;
@@ -504,14 +507,57 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         Pcg64 rng;
         SearchStats stats;
         pcg_seed(&rng, sd[i]);
-        o[i] = search_action(slot_at(&slots, ix[i]), &cfg, &rng, &stats);
+        const double (*w)[NUM_KINDS] = weights.ok ? (const double (*)[NUM_KINDS])weights.view.buf + i * MAX_PLAYERS : NULL;
+        o[i] = search_action(slot_at(&slots, ix[i]), &cfg, w, &rng, &stats);
         dr[i] = stats.samples;
     }
     Py_END_ALLOW_THREADS
-    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn);
+    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn), release(&weights);
     Py_RETURN_NONE;
 fail:
-    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn);
+    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn), release(&weights);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- belief_features(slots, indices, me int64 (M,), other int64 (M,), out float32 (M, F), hidden float32 (M, 50) or None, unseen float32 (M, 50) or None)
+ * belief.c's features of what seat ``me`` may know about seat ``other`` (and, for training, the
+ * other's hidden cards and ``me``'s unseen pool). */
+
+static PyObject *py_belief_features(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *me_obj, *other_obj, *out_obj, *hidden_obj, *unseen_obj;
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &slots_obj, &idx_obj, &me_obj, &other_obj, &out_obj, &hidden_obj, &unseen_obj))
+        return NULL;
+    Buf slots, idx, me = {0}, other = {0}, out = {0}, hidden = {0}, unseen = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8;
+    if (get_buffer(me_obj, &me, 0, 8, "me") < 0 || check_len(&me, m * 8, "me") < 0 ||
+        get_buffer(other_obj, &other, 0, 8, "other") < 0 || check_len(&other, m * 8, "other") < 0 ||
+        get_buffer(out_obj, &out, 1, 4, "out") < 0 || check_len(&out, m * 4 * BELIEF_FEATURES, "out") < 0)
+        goto fail;
+    if (hidden_obj != Py_None && (get_buffer(hidden_obj, &hidden, 1, 4, "hidden") < 0 || check_len(&hidden, m * 4 * NUM_KINDS, "hidden") < 0))
+        goto fail;
+    if (unseen_obj != Py_None && (get_buffer(unseen_obj, &unseen, 1, 4, "unseen") < 0 || check_len(&unseen, m * 4 * NUM_KINDS, "unseen") < 0))
+        goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf, *mm = (const int64_t *)me.view.buf, *ot = (const int64_t *)other.view.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        const Game *g = &slot_at(&slots, ix[i])->g;
+        if (mm[i] < 0 || mm[i] >= g->num_players || ot[i] < 0 || ot[i] >= g->num_players || mm[i] == ot[i]) {
+            PyErr_Format(PyExc_ValueError, "seats %lld and %lld are not two seats of a %d-player game", (long long)mm[i],
+                         (long long)ot[i], g->num_players);
+            goto fail;
+        }
+        belief_features(g, (int)mm[i], (int)ot[i], (float *)out.view.buf + i * BELIEF_FEATURES);
+        if (hidden.ok || unseen.ok) {
+            float h[NUM_KINDS], u[NUM_KINDS];
+            belief_targets(g, (int)mm[i], (int)ot[i], h, u);
+            if (hidden.ok) memcpy((float *)hidden.view.buf + i * NUM_KINDS, h, sizeof h);
+            if (unseen.ok) memcpy((float *)unseen.view.buf + i * NUM_KINDS, u, sizeof u);
+        }
+    }
+    release(&slots), release(&idx), release(&me), release(&other), release(&out), release(&hidden), release(&unseen);
+    Py_RETURN_NONE;
+fail:
+    release(&slots), release(&idx), release(&me), release(&other), release(&out), release(&hidden), release(&unseen);
     return NULL;
 }
 
@@ -606,6 +652,7 @@ static PyMethodDef methods[] = {
     {"playout", py_playout, METH_VARARGS, "playout(slots, indices, until_hand, random_policy, seeds): play every seat out"},
     {"determinize", py_determinize, METH_VARARGS, "determinize(slots, indices, seats, seeds): redeal what each seat cannot see"},
     {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, oracle, seeds, out, samples_out)"},
+    {"belief_features", py_belief_features, METH_VARARGS, "belief_features(slots, indices, me, other, out, hidden, unseen)"},
     {"hand_values", py_hand_values, METH_VARARGS, "hand_values(slots, indices, seat, phases, scores, points_weight, out)"},
     {"collect", py_collect, METH_VARARGS, "collect(slots, indices, selfplay, rewards, terminated, truncated, seats)"},
     {"heuristic", py_heuristic, METH_VARARGS, "heuristic(slots, indices, out): the heuristic's action for each seat to act"},
@@ -618,7 +665,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (PyModule_AddIntConstant(m, "SLOT_BYTES", (long)sizeof(Slot)) < 0 || PyModule_AddIntConstant(m, "OBS_SIZE", OBS_SIZE) < 0 ||
-        PyModule_AddIntConstant(m, "PLANNING_SIZE", PLANNING_SIZE) < 0 || PyModule_AddIntConstant(m, "NUM_ACTIONS", NUM_ACTIONS) < 0) {
+        PyModule_AddIntConstant(m, "PLANNING_SIZE", PLANNING_SIZE) < 0 || PyModule_AddIntConstant(m, "NUM_ACTIONS", NUM_ACTIONS) < 0 ||
+        PyModule_AddIntConstant(m, "BELIEF_FEATURES", BELIEF_FEATURES) < 0) {
         Py_DECREF(m);
         return NULL;
     }

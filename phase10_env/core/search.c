@@ -44,7 +44,8 @@ static int candidates(const Slot *root, int *out) {
     return count;
 }
 
-int search_action(const Slot *root, const SearchSettings *cfg, Pcg64 *rng, SearchStats *stats) {
+int search_action(const Slot *root, const SearchSettings *cfg, const double (*weights)[NUM_KINDS], Pcg64 *rng,
+                  SearchStats *stats) {
     int cand[64], k = candidates(root, cand), seat = root->g.current, n = root->g.num_players;
     if (stats) {
         stats->candidates = k;
@@ -63,7 +64,10 @@ int search_action(const Slot *root, const SearchSettings *cfg, Pcg64 *rng, Searc
     int drawn = 0;
     while (drawn < cfg->samples && alive) {
         sample = *root;
-        slot_determinize(&sample, cfg->oracle ? -1 : seat, rng);
+        if (weights && !cfg->oracle)
+            slot_determinize_weighted(&sample, seat, weights, rng);
+        else
+            slot_determinize(&sample, cfg->oracle ? -1 : seat, rng);
         uint64_t seed = pcg_next64(rng); /* the play-outs' own generator (random play-outs only) */
         double base = 0;
         for (int i = 0; i < k; i++) {
