@@ -85,20 +85,28 @@ class Phase10Env(gymnasium.Env):
                           for s, a in enumerate(self.aec.possible_agents) if s != seat}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        """Start an episode. One that is over before the learner's first action (in a one-hand
+        episode, an opponent going out on its very first turn) is not handed out, as nothing
+        could be done with it: the next game of the seed stream is dealt instead (a saved
+        ``state`` that ends so is a ``ValueError``)."""
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(2**63))
-        for i, p in enumerate(self.opponents):
-            if p is not None and hasattr(p, "seed"):
-                p.seed(game_seed + i + 1)
-        if self.learner_seat_option == "random":
-            seat = int(self.np_random.integers(self.num_players))
-        else:
-            seat = self.learner_seat_option
-        self.learner = self.aec.possible_agents[seat]
-        self._assign_seats()
-        self.aec.reset(seed=game_seed, options=options)
-        self._play_opponents()
-        return self._observation(), self._info()
+        while True:
+            game_seed = int(self.np_random.integers(2**63))
+            for i, p in enumerate(self.opponents):
+                if p is not None and hasattr(p, "seed"):
+                    p.seed(game_seed + i + 1)
+            if self.learner_seat_option == "random":
+                seat = int(self.np_random.integers(self.num_players))
+            else:
+                seat = self.learner_seat_option
+            self.learner = self.aec.possible_agents[seat]
+            self._assign_seats()
+            self.aec.reset(seed=game_seed, options=options)
+            self._play_opponents()
+            if not self._done():
+                return self._observation(), self._info()
+            if options and "state" in options:
+                raise ValueError("the saved state's episode is over before the learner's first action")
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         aec = self.aec

@@ -10,7 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import phase10_env
-from agents import RandomAgent
+from agents import HeuristicAgent, RandomAgent
 from phase10_env import Phase10Env, PlayerObservation
 from phase10_env.actions import DISCARD_FIRST
 from phase10_env.engine import build_game, card
@@ -58,6 +58,24 @@ def test_reward_arriving_on_an_opponents_move_reaches_the_learner() -> None:
     obs, reward, terminated, truncated, info = env.step(DISCARD_FIRST + card(9, 3))
     assert terminated and reward == -1.0
     assert not env.action_masks().any()
+
+
+def test_an_opponent_going_out_on_its_first_turn_does_not_hand_the_learner_a_finished_hand() -> None:
+    # Seed 1 of this stream deals the heuristic, first to act, a hand that makes phase 1 and goes
+    # out at once (found on the benchmark's test deals): reset deals the next hand instead.
+    seed = 7_772_049_560_296_642_623  # agents.evaluation.tournament.game_seed(31415926, 731)
+    env = Phase10Env(num_players=2, learner_seat=1, opponents=HeuristicAgent(), episode="hand")
+    env.reset(seed=seed, options={"first_dealer": 1})
+    assert env.action_masks().any() and not env.game.history, "the learner has a hand to play"
+    first = phase10_env.raw_env(num_players=2, episode="hand")  # the stream's first deal, played by hand
+    first.reset(seed=int(np.random.default_rng(seed).integers(2**63)), options={"first_dealer": 1})
+    dealt, heuristic = first.game.to_json(), HeuristicAgent()
+    while first.agent_selection == "player_0" and not first.terminations["player_0"]:
+        first.step(heuristic.act(first.player_observation()))
+    assert first.game.history[0].went_out == 0, "the deal skipped: the opponent went out before the learner moved"
+    # A saved position that is over before the learner acts cannot be dealt again: an error.
+    with pytest.raises(ValueError, match="over before the learner's first action"):
+        env.reset(options={"state": dealt})
 
 
 def test_opponents_see_only_their_own_seat_and_can_be_swapped() -> None:
