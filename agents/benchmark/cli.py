@@ -1,5 +1,5 @@
-"""The ``phase10 benchmark`` and ``phase10 benchmark-report`` commands (added to the
-``phase10`` parser by :func:`add_commands`)."""
+"""The ``phase10 benchmark``, ``phase10 benchmark-report`` and ``phase10 benchmark-rescore``
+commands (added to the ``phase10`` parser by :func:`add_commands`)."""
 
 from __future__ import annotations
 
@@ -8,23 +8,21 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .algos import ALGOS
-from .run import CONFIG_DIR, MODELS_DIR, REFERENCE, RESULTS_DIR
+from .protocol import CONFIG_DIR, SPLITS
+from .run import MODELS_DIR, RESULTS_DIR
 from .tasks import TASKS
-
-# Where the commands write unless told otherwise: beside the models, never over the shipped results.
-RUN_RESULTS, RUN_REPORT = MODELS_DIR / "results", MODELS_DIR / "report"
 
 
 def cmd_benchmark(args: argparse.Namespace) -> None:
     from .run import run_benchmark
 
     tasks = [t.short for t in TASKS.values()] if args.task == "all" else [args.task]
+    seeds = args.seed if args.seed else (list(range(args.seeds)) if args.seeds else None)
     start = time.perf_counter()
     try:
         for task in tasks:
-            run_benchmark(args.algo, task, args.seeds, args.quick, args.agent, args.games, Path(args.config_dir),
-                          Path(args.out), Path(args.models))
+            run_benchmark(args.algo, task, seeds, args.split, args.quick, args.agent, args.games, Path(args.config_dir),
+                          Path(args.out), Path(args.models), args.overwrite)
     except ValueError as e:
         raise SystemExit(f"error: {e}") from None
     print(f"benchmark done in {time.perf_counter() - start:.0f} s")
@@ -34,43 +32,67 @@ def cmd_report(args: argparse.Namespace) -> None:
     from .report import write_report
 
     try:
-        written = write_report([Path(p) for p in args.results], Path(args.out), include_quick=args.include_quick)
+        written = write_report([Path(p) for p in args.results], Path(args.out), args.include_quick, Path(args.config_dir))
     except ValueError as e:
         raise SystemExit(f"error: {e}") from None
     print((Path(args.out) / "table.md").read_text(encoding="utf-8"))
     print("wrote " + ", ".join(str(p) for p in written))
 
 
+def cmd_rescore(args: argparse.Namespace) -> None:
+    from .rescore import rescore
+
+    try:
+        for path in args.results:
+            print(rescore(Path(path), Path(args.config_dir)))
+    except ValueError as e:
+        raise SystemExit(f"error: {e}") from None
+
+
 def add_commands(command: Callable[..., argparse.ArgumentParser]) -> None:
-    """Add both commands through the ``phase10`` parser's ``command(name, help, description)``."""
+    """Add the commands through the ``phase10`` parser's ``command(name, help, description)``."""
     tasks = [t.short for t in TASKS.values()]
     p = command("benchmark", "train and evaluate an algorithm on a benchmark task under the protocol",
                 "Train --algo on --task for each seed with the protocol's budget (configs/benchmark/protocol.yaml), "
-                "evaluate every seed on the protocol's fixed episodes, and write one results JSON "
-                "(docs/BENCHMARK.md). --algo ref --agent SPEC evaluates a reference agent without training.")
-    p.add_argument("--algo", required=True, choices=[*ALGOS, REFERENCE],
-                   help="ppo (MaskablePPO), bc (behaviour cloning of the heuristic), dqn (Tianshou; integrations "
-                        "extra), rllib-ppo (rllib extra), or ref (a reference agent, with --agent)")
+                "evaluate it on the split's deals, and write one results JSON per seed (docs/BENCHMARK.md). "
+                "--algo ref --agent SPEC evaluates a reference agent without training. Existing files are never "
+                "overwritten unless --overwrite.")
+    p.add_argument("--algo", required=True,
+                   help="a registered algorithm (ppo, bc, dqn, rllib-ppo), MODULE:NAME for one your module registers, "
+                        "or ref (a reference agent, with --agent)")
     p.add_argument("--task", required=True, choices=[*tasks, "all"], help="a task id (without phase10_env/), or all")
     p.add_argument("--agent", help="the reference agent for --algo ref: random, heuristic, mcts, ppo:PATH, ...")
-    p.add_argument("--seeds", type=int, default=None,
-                   help="training seeds 0..N-1 (none given: the protocol's; 1 for a reference agent)")
+    seeds = p.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int, action="append",
+                       help="run this training seed (repeat for several); results of seeds run apart merge in the report")
+    seeds.add_argument("--seeds", type=int, default=None,
+                       help="run seeds 0..N-1 (neither given: the protocol's; 0 for a reference agent)")
+    p.add_argument("--split", choices=SPLITS, default="dev",
+                   help="the evaluation deals: dev (default; for developing) or test (held out: the table's)")
     p.add_argument("--games", type=int, default=None,
-                   help="evaluation episodes instead of the protocol's (recorded in the JSON; for slow agents)")
+                   help="evaluation episodes instead of the protocol's, for slow reference agents (recorded; the "
+                        "report marks the row)")
     p.add_argument("--quick", action="store_true", help="the protocol's toy budget (CI's smoke test); marked quick")
-    p.add_argument("--out", default=str(RUN_RESULTS),
-                   help=f"folder for the results JSON (the shipped results are in {RESULTS_DIR}: --out {RESULTS_DIR} "
-                        "adds to them, replacing a file of the same task and algorithm)")
-    p.add_argument("--models", default=str(MODELS_DIR), help="folder for the trained models")
+    p.add_argument("--out", default=str(RESULTS_DIR), help="folder for the results JSONs (default: %(default)s)")
+    p.add_argument("--models", default=str(MODELS_DIR), help="folder for the trained models (default: %(default)s)")
+    p.add_argument("--overwrite", action="store_true", help="replace results files that exist already")
     p.add_argument("--config-dir", default=str(CONFIG_DIR), help="folder of protocol.yaml and <algo>.yaml")
     p.set_defaults(func=cmd_benchmark)
 
-    p = command("benchmark-report", "aggregate benchmark results JSONs into a table and plots",
-                "Validate results JSONs (ours or anyone's, same format), and write table.md (IQM with stratified "
-                "bootstrap 95% intervals per task and algorithm), summary.json, and the plots: scores, "
-                "performance profiles and learning curves.")
-    p.add_argument("results", nargs="+", help="results JSON files (ours are named <task>__<algo>.json)")
-    p.add_argument("--out", default=str(RUN_REPORT),
-                   help=f"folder for table.md, summary.json and the PNGs (the shipped report: --out {RESULTS_DIR})")
+    p = command("benchmark-report", "aggregate benchmark results JSONs into a table, comparisons and plots",
+                "Check results JSONs (ours or anyone's, same format) against the protocol and each other, and write "
+                "table.md (scores with 95% intervals resampling seeds and deals), comparisons.md (paired differences "
+                "and probabilities of improvement), summary.json and the plots. Files that cannot be merged into one "
+                "table are refused, the error naming the file and the field.")
+    p.add_argument("results", nargs="+", help="results JSON files (ours are named <task>__<algo>__seed<N>.json)")
+    p.add_argument("--out", default="runs/benchmark/report", help="folder for the report (default: %(default)s)")
     p.add_argument("--include-quick", action="store_true", help="also report --quick results (left out otherwise)")
+    p.add_argument("--config-dir", default=str(CONFIG_DIR), help="folder of protocol.yaml")
     p.set_defaults(func=cmd_report)
+
+    p = command("benchmark-rescore", "re-evaluate the saved agents of results JSONs and check every episode",
+                "Load each run's saved model (or build its reference agent), play the file's evaluation again and "
+                "check that every episode ends as recorded.")
+    p.add_argument("results", nargs="+", help="results JSON files")
+    p.add_argument("--config-dir", default=str(CONFIG_DIR), help="folder of protocol.yaml")
+    p.set_defaults(func=cmd_rescore)

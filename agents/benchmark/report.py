@@ -1,14 +1,16 @@
-"""``phase10 benchmark-report``: any set of results JSONs (ours and anyone's, validated against
-``result_schema.json``) into one table and three plots.
+"""``phase10 benchmark-report``: results JSONs (ours and anyone's, checked by :mod:`.results`)
+into one table, the comparisons between its rows, and plots.
 
-* ``table.md``: per task and algorithm, the IQM of the runs' scores with its stratified
-  bootstrap 95% interval, runs, env steps and wall time (reference agents: their score with
-  the Wilson interval of its episodes, as they have no training seeds);
-* ``scores.png``: the same, one panel per task, reference agents as lines;
-* ``profiles.png``: performance profiles over all tasks' runs of each algorithm that has all
-  tasks, on the score relative to the task's even share (1 = as good as the heuristic);
-* ``curves.png``: learning curves, IQM over seeds with 95% intervals, per task;
-* ``summary.json``: the figures of the table.
+* ``table.md``: per task and algorithm (or reference agent), the primary score (IQM over
+  seeds) and the win rate, each with its 95% interval resampling seeds and deals; the raw
+  measure, runs, env steps, wall time and evaluation episodes;
+* ``comparisons.md`` / ``comparisons.json``: every pair of rows of a task: the difference of
+  their scores, paired by the shared deals, and rliable's probability of improvement, each
+  with its interval;
+* ``summary.json``: the table's rows, a list (task, algo, kind, score, ci95, protocol_version,
+  ...);
+* ``scores.png`` always; ``profiles.png`` (performance profiles) and ``curves.png`` (learning
+  curves) once there are trained rows.
 """
 
 from __future__ import annotations
@@ -21,139 +23,157 @@ from typing import Any
 import numpy as np
 
 from . import stats
+from .protocol import CONFIG_DIR, Protocol, load_protocol
+from .results import Row, load_rows
+from .run import INTERVAL
+from .scoring import DESCRIPTIONS
+from .stats import Resampler
 from .tasks import get_task
 
-SCHEMA_PATH = Path(__file__).with_name("result_schema.json")
+NO_TRAINED = ("No trained rows yet: the reference agents alone (random legal play, the heuristic{mcts}), "
+              "on the scale the trained baselines will be placed on.")
 
 
-def load_results(paths: list[Path], include_quick: bool = False) -> list[dict[str, Any]]:
-    """The results in ``paths``, each checked against the schema (a bad file is an error naming
-    it and the problem); ``--quick`` results are left out unless ``include_quick``."""
-    import jsonschema
-
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    out = []
-    for path in paths:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            jsonschema.validate(data, schema)
-        except (OSError, json.JSONDecodeError) as e:
-            raise ValueError(f"{path}: {e}") from None
-        except jsonschema.ValidationError as e:
-            raise ValueError(f"{path} is not a benchmark result: {e.message} (at {'/'.join(map(str, e.path))})") from None
-        if include_quick or not data["protocol"]["quick"]:
-            out.append(data)
-    if not out:
-        raise ValueError("no results to report (--quick results are left out unless --include-quick)")
-    return out
+def _cell(point: float, ci: list[float]) -> str:
+    return f"{point:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
-def _cell(point: float, lo: float, hi: float) -> str:
-    return f"{point:.3f} [{lo:.3f}, {hi:.3f}]"
+def summarize(rows: list[Row], protocol: Protocol) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The table's rows and the comparisons between the rows of each task."""
+    table: list[dict[str, Any]] = []
+    comparisons: list[dict[str, Any]] = []
+    by_task: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        by_task[row.task].append(row)
+    for task, task_rows in by_task.items():
+        matrices = {r.algo: r.matrices() for r in task_rows}
+        for deals in sorted({r.eval_games for r in task_rows}):
+            members = [r for r in task_rows if r.eval_games == deals]
+            scores = Resampler({r.algo: matrices[r.algo][0] for r in members}, protocol.bootstrap_reps)
+            wins = Resampler({r.algo: matrices[r.algo][1] for r in members}, protocol.bootstrap_reps)
+            for r in members:
+                table.append(_table_row(r, scores.estimate(r.algo), wins.estimate(r.algo), protocol))
+        ordered = sorted(task_rows, key=lambda r: -float(np.mean(matrices[r.algo][0])))
+        for i, x in enumerate(ordered):
+            for y in ordered[i + 1:]:
+                deals = min(x.eval_games, y.eval_games)  # every evaluation plays the same deals, from the first
+                pair = Resampler({r.algo: matrices[r.algo][0][:, :deals] for r in (x, y)}, protocol.bootstrap_reps)
+                diff, poi = pair.difference(x.algo, y.algo), pair.improvement(x.algo, y.algo)
+                comparisons.append({"task": task, "x": x.algo, "y": y.algo, "x_label": x.label, "y_label": y.label,
+                                    "deals": deals, "difference": diff.point, "difference_ci95": diff.ci95,
+                                    "probability_of_improvement": poi.point, "probability_of_improvement_ci95": poi.ci95})
+    table.sort(key=lambda r: (r["task"], r["kind"] != "trained", -r["score"]))
+    return table, comparisons
 
 
-def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per task and algorithm (results of the same pair pooled run by run)."""
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for r in results:
-        groups[(r["task"], r["algo"])].append(r)
-    rows = []
-    for (task, algo), rs in groups.items():
-        runs = [run for r in rs for run in r["runs"]]
-        scores = np.array([run["score"] for run in runs])
-        first = rs[0]
-        reps = first["protocol"]["bootstrap_reps"]
-        row = {"task": task, "algo": algo, "label": first["label"], "kind": first["kind"], "runs": len(runs),
-               "env_steps": max(run["env_steps"] for run in runs),
-               "train_minutes_per_run": float(np.mean([run["train_seconds"] for run in runs])) / 60,
-               "wall_minutes_per_run": float(np.mean([run.get("wall_seconds", run["train_seconds"] + run["eval_seconds"])
-                                                      for run in runs])) / 60,
-               "eval_games": first["protocol"]["eval_games"], "quick": first["protocol"]["quick"],
-               "protocol_version": first["protocol"]["version"], "scores": scores.tolist()}
-        if first["kind"] == "reference":
-            episodes = [s for run in runs for s in run["episode_scores"]]
-            from ..evaluation.tournament import wilson_interval
-
-            lo, hi = wilson_interval(sum(episodes), len(episodes))
-            row.update(score=float(np.mean(episodes)), ci95=[lo, hi], interval="Wilson, over episodes")
-        else:
-            point, lo, hi = stats.interval(scores, reps=reps)
-            row.update(score=point, ci95=[lo, hi], interval="IQM, stratified bootstrap over seeds")
-        rows.append(row)
-    rows.sort(key=lambda r: (r["task"], r["kind"] != "trained", -r["score"]))
-    return rows
+def _table_row(r: Row, score: stats.Estimate, wins: stats.Estimate, protocol: Protocol) -> dict[str, Any]:
+    raw = [r.scale.random + s * (r.scale.heuristic - r.scale.random) for s in r.matrices()[0].mean(axis=1)]
+    return {
+        "task": r.task, "algo": r.algo, "label": r.label, "kind": r.kind, "protocol_version": protocol.version,
+        "split": r.split, "quick": r.quick, "score": score.point, "ci95": score.ci95, "win_rate": wins.point,
+        "win_rate_ci95": wins.ci95, "measure": r.scale.measure, "measure_mean": float(np.mean(raw)),
+        "runs": len(r.runs), "seeds": sorted(run["seed"] for run in r.runs),
+        "env_steps": max(run["env_steps"] for run in r.runs), "budget": r.budget,
+        "train_minutes_per_run": float(np.mean([run["train_seconds"] for run in r.runs])) / 60,
+        "wall_minutes_per_run": float(np.mean([run.get("wall_seconds", run["train_seconds"] + run["eval_seconds"])
+                                               for run in r.runs])) / 60,
+        "eval_games": r.eval_games, "eval_games_protocol": r.eval_games_protocol,
+        "run_scores": [float(s) for s in r.matrices()[0].mean(axis=1)], "interval": INTERVAL,
+    }
 
 
-def markdown_table(rows: list[dict[str, Any]]) -> str:
-    lines = ["| task | algorithm | score (95% CI) | runs | env steps | train min / run | wall min / run | eval episodes |",
-             "|---|---|---|---|---|---|---|---|"]
-    for r in rows:
+def markdown_table(table: list[dict[str, Any]], protocol: Protocol) -> str:
+    split = table[0]["split"]
+    measures = sorted({r["measure"] for r in table})
+    lines = [f"Protocol v{protocol.version}, {split} deals. Score: the {' / '.join(DESCRIPTIONS[m] for m in measures)}, "
+             "normalized: 0 = random legal play, 1 = the heuristic (docs/BENCHMARK.md).", "",
+             f"| task | algorithm | score (95% CI) | win rate (95% CI) | {' / '.join(measures)} | runs | env steps | "
+             "train min / run | wall min / run | eval episodes |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in table:
         kind = " (reference)" if r["kind"] == "reference" else ""
         quick = " (quick)" if r["quick"] else ""
-        lines.append(f"| {get_task(r['task']).short}{quick} | {r['label']}{kind} | {_cell(r['score'], *r['ci95'])} | "
-                     f"{r['runs']} | {r['env_steps']:,} | {r['train_minutes_per_run']:.1f} | {r['wall_minutes_per_run']:.1f} | "
-                     f"{r['eval_games']} |")
-    lines.append("")
-    lines.append("Trained algorithms: IQM over seeds, stratified bootstrap 95% interval. References: the score over "
-                 "all their evaluation episodes, Wilson 95% interval. Scores: share of hands won (OneHand) or "
-                 "games won (the others), in the protocol's evaluation. Wall time per run: training, curve and final "
-                 "evaluations.")
+        short = r["eval_games"] < r["eval_games_protocol"]
+        lines.append(f"| {get_task(r['task']).short}{quick} | {r['label']}{kind} | {_cell(r['score'], r['ci95'])} | "
+                     f"{_cell(r['win_rate'], r['win_rate_ci95'])} | {r['measure_mean']:+.1f} | {r['runs']} | "
+                     f"{r['env_steps']:,} | {r['train_minutes_per_run']:.1f} | {r['wall_minutes_per_run']:.1f} | "
+                     f"{r['eval_games']}{' of ' + str(r['eval_games_protocol']) if short else ''} |")
+    lines += ["", "Score and win rate: IQM over training seeds (a reference agent has one run), 95% percentile bootstrap "
+              "intervals resampling the seeds and the evaluation deals. Then the raw measure's mean. "
+              "Wall time per run: training, curve and final evaluations."]
+    if not any(r["kind"] == "trained" for r in table):
+        mcts = ", mcts" if any(r["algo"].startswith("mcts") for r in table) else ""
+        lines += ["", NO_TRAINED.format(mcts=mcts)]
     return "\n".join(lines) + "\n"
 
 
-def write_report(paths: list[Path], out: Path, include_quick: bool = False) -> list[Path]:
-    """Write table.md, summary.json and the plots to ``out``; returns the files written."""
-    results = load_results(paths, include_quick)
-    rows = summarize(results)
+def markdown_comparisons(comparisons: list[dict[str, Any]]) -> str:
+    lines = ["| task | X | Y | deals | score of X - score of Y (95% CI) | P(X > Y) (95% CI) |", "|---|---|---|---|---|---|"]
+    for c in comparisons:
+        lines.append(f"| {get_task(c['task']).short} | {c['x_label']} | {c['y_label']} | {c['deals']} | "
+                     f"{_cell(c['difference'], c['difference_ci95'])} | "
+                     f"{_cell(c['probability_of_improvement'], c['probability_of_improvement_ci95'])} |")
+    lines += ["", "Differences: IQM of X minus IQM of Y, both on the same deals (the first `deals` of the evaluation), "
+              "the deals resampled jointly and each side's seeds on their own. P(X > Y): rliable's probability of "
+              "improvement, the share of (run of X, run of Y) pairs in which X scores higher, ties counting one half."]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(paths: list[Path], out: Path, include_quick: bool = False, config_dir: Path = CONFIG_DIR) -> list[Path]:
+    """Write the report's files (see the module docstring) to ``out``; returns them."""
+    protocol = load_protocol(config_dir)
+    rows = load_rows(paths, protocol, include_quick)
+    table, comparisons = summarize(rows, protocol)
     out.mkdir(parents=True, exist_ok=True)
-    written = [out / "table.md", out / "summary.json"]
-    written[0].write_text(markdown_table(rows), encoding="utf-8")
-    written[1].write_text(json.dumps(rows, indent=1), encoding="utf-8")
-    written += _plots(results, rows, out)
-    return written
+    files = {"table.md": markdown_table(table, protocol), "summary.json": json.dumps(table, indent=1),
+             "comparisons.md": markdown_comparisons(comparisons), "comparisons.json": json.dumps(comparisons, indent=1)}
+    written = []
+    for name, text in files.items():
+        (out / name).write_text(text, encoding="utf-8")
+        written.append(out / name)
+    return written + _plots(rows, table, out)
 
 
-def _plots(results: list[dict[str, Any]], rows: list[dict[str, Any]], out: Path) -> list[Path]:
+def _plots(rows: list[Row], table: list[dict[str, Any]], out: Path) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    tasks = sorted({r["task"] for r in rows})
-    written = []
-
-    algos = sorted({r["algo"] for r in rows if r["kind"] == "trained"})
-    colour = {a: f"C{i % 10}" for i, a in enumerate(algos)}  # one colour per algorithm in every plot
-    fig, axes = plt.subplots(1, len(tasks), figsize=(4.2 * len(tasks), 3.4), squeeze=False)
+    tasks = sorted({r["task"] for r in table})
+    trained_algos = sorted({r["algo"] for r in table if r["kind"] == "trained"})
+    colour = {a: f"C{i % 10}" for i, a in enumerate(trained_algos)}  # one colour per algorithm in every plot
+    written = [out / "scores.png"]
+    fig, axes = plt.subplots(1, len(tasks), figsize=(4.2 * len(tasks), 3.4), squeeze=False, layout="constrained")
     for ax, task in zip(axes[0], tasks):
-        trained = [r for r in rows if r["task"] == task and r["kind"] == "trained"]
+        trained = [r for r in table if r["task"] == task and r["kind"] == "trained"]
         for i, r in enumerate(trained):
-            ax.errorbar(r["score"], i, xerr=[[r["score"] - r["ci95"][0]], [r["ci95"][1] - r["score"]]], fmt="o", capsize=4,
-                        color=colour[r["algo"]])
+            ax.errorbar(r["score"], i, xerr=[[r["score"] - r["ci95"][0]], [r["ci95"][1] - r["score"]]], fmt="o",
+                        capsize=4, color=colour[r["algo"]])
         ax.set_yticks(range(len(trained)), [r["label"] for r in trained])
-        for r in (r for r in rows if r["task"] == task and r["kind"] == "reference"):
+        for r in (r for r in table if r["task"] == task and r["kind"] == "reference"):
             ax.axvline(r["score"], linestyle="--", linewidth=1, color="grey")
             ax.text(r["score"], 0.98, f" {r['label']}", transform=ax.get_xaxis_transform(), rotation=90, fontsize=7,
                     va="top", color="grey")
-        ax.set_xlim(0, 1)
+        if not trained:
+            ax.text(0.5, 0.5, "no trained rows yet", transform=ax.transAxes, ha="center", fontsize=8, color="grey")
+        ax.set_xlim(-0.2, 1.5)
         ax.set_ylim(-0.5, max(1, len(trained)) - 0.5)
         ax.set_title(get_task(task).short, fontsize=9)
-        ax.set_xlabel("score (IQM, 95% CI)")
-    fig.tight_layout()
-    written.append(out / "scores.png")
+        ax.set_xlabel("score (0 random, 1 heuristic)")
     fig.savefig(written[-1], dpi=110)
     plt.close(fig)
+    if not trained_algos:
+        return written
 
-    by_algo: dict[str, dict[str, list[float]]] = defaultdict(dict)
-    labels = {}
-    for r in rows:
+    per_algo: dict[str, dict[str, list[float]]] = defaultdict(dict)
+    labels = {r["algo"]: r["label"] for r in table}
+    for r in table:
         if r["kind"] == "trained":
-            share = get_task(r["task"]).even_share
-            by_algo[r["algo"]][r["task"]] = [s / share for s in r["scores"]]
-            labels[r["algo"]] = r["label"]
-    complete = {a: t for a, t in by_algo.items() if set(t) == set(tasks)}
-    fig, ax = plt.subplots(figsize=(5.5, 3.6))
-    taus = np.linspace(0, 2.5, 101)
+            per_algo[r["algo"]][r["task"]] = r["run_scores"]
+    complete = {a: t for a, t in per_algo.items() if set(t) == set(tasks)}
+    fig, ax = plt.subplots(figsize=(5.5, 3.6), layout="constrained")
+    taus = np.linspace(-0.25, 1.5, 101)
     for algo, per_task in complete.items():
         runs = min(len(v) for v in per_task.values())
         matrix = np.array([per_task[t][:runs] for t in tasks]).T  # runs x tasks
@@ -161,35 +181,32 @@ def _plots(results: list[dict[str, Any]], rows: list[dict[str, Any]], out: Path)
         lo, hi = stats.profile_band(matrix, taus)
         ax.fill_between(taus, lo, hi, alpha=0.2, color=colour[algo])
     ax.axvline(1.0, color="grey", linestyle="--", linewidth=1)
-    ax.set_xlabel("score / even share (1 = the heuristic's level)")
+    ax.set_xlabel("score (1 = the heuristic's level)")
     ax.set_ylabel("fraction of runs above")
-    ax.set_title(f"performance profiles over {len(tasks)} task(s)", fontsize=9)
+    ax.set_title(f"performance profiles over {len(tasks)} task(s) (algorithms with all of them)", fontsize=9)
     if complete:
         ax.legend(fontsize=8)
-    fig.tight_layout()
     written.append(out / "profiles.png")
     fig.savefig(written[-1], dpi=110)
     plt.close(fig)
 
-    fig, axes = plt.subplots(1, len(tasks), figsize=(4.2 * len(tasks), 3.4), squeeze=False)
+    fig, axes = plt.subplots(1, len(tasks), figsize=(4.2 * len(tasks), 3.4), squeeze=False, layout="constrained")
     for ax, task in zip(axes[0], tasks):
-        for r in (r for r in results if r["task"] == task and r["kind"] == "trained"):
-            curves = [run["curve"] for run in r["runs"]]
+        for row in (r for r in rows if r.task == task and r.kind == "trained"):
+            curves = [run["curve"] for run in row.runs]
             points = min(len(c) for c in curves)
             if points < 2:
                 continue
             steps = [int(np.mean([c[k]["step"] for c in curves])) for k in range(points)]
-            ests = [stats.interval([c[k]["score"] for c in curves], reps=500) for k in range(points)]
-            ax.plot(steps, [e[0] for e in ests], marker="o", label=r["label"], color=colour[r["algo"]])
-            ax.fill_between(steps, [e[1] for e in ests], [e[2] for e in ests], alpha=0.2, color=colour[r["algo"]])
-        ax.axhline(get_task(task).even_share, color="grey", linestyle="--", linewidth=1)
-        ax.set_ylim(0, 1)
+            at = [Resampler({row.algo: [[c[k]["score"]] for c in curves]}, 2_000).estimate(row.algo) for k in range(points)]
+            ax.plot(steps, [e.point for e in at], marker="o", label=row.label, color=colour[row.algo])
+            ax.fill_between(steps, [e.lo for e in at], [e.hi for e in at], alpha=0.2, color=colour[row.algo])
+        ax.axhline(1.0, color="grey", linestyle="--", linewidth=1)
         ax.set_xlabel("env steps")
-        ax.set_ylabel("score (IQM over seeds, 95% CI)")
+        ax.set_ylabel("score on the dev deals (IQM, 95% CI)")
         ax.set_title(get_task(task).short, fontsize=9)
         if ax.lines[:-1]:
             ax.legend(fontsize=7)
-    fig.tight_layout()
     written.append(out / "curves.png")
     fig.savefig(written[-1], dpi=110)
     plt.close(fig)

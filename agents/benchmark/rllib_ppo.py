@@ -9,7 +9,6 @@ count every seat's)."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +21,8 @@ from ray.tune.registry import register_env
 from ..play import connect_ray
 from ..policies.rllib_policy import RLlibAgent, policy_data, save_policy
 from ..training.rllib import MaskedPPOModule, MaskedSingleAgentEnv
-from .algos import CurveHook, Trained
-from .tasks import SELF_PLAY, Task, make_env
+from .registry import TrainContext, Trained
+from .tasks import Task, make_env
 
 ENV_NAME = "phase10_benchmark_task"
 
@@ -90,21 +89,19 @@ def build_ppo(task: Task, seed: int, hp: dict[str, Any]) -> Any:
     return config.build_algo()
 
 
-def train_rllib_ppo(task: Task, seed: int, budget: int, hp: dict[str, Any], marks: list[int], on_curve: CurveHook,
-                    model_dir: Path) -> Trained:
-    """Train RLlib's PPO for ``budget`` env steps (in whole training batches)."""
-    algo = build_ppo(task, seed, hp)
-    steps, seconds = 0, 0.0
+def train_rllib_ppo(ctx: TrainContext) -> Trained:
+    """Train RLlib's PPO for ``budget`` env steps (in whole training batches). The envs live in
+    the env runners, not here: the self-play copies are sent to them after each checkpoint."""
+    algo = build_ppo(ctx.task, ctx.seed, ctx.hyperparameters)
+    steps = 0
     try:
-        for n, mark in enumerate(marks):
-            if task.train_opponents == SELF_PLAY and not _send_self_play_opponents(algo, seed * 1_000 + n):
-                raise RuntimeError("rllib-ppo: no env runner holds an env to give the self-play opponents to")
-            started = time.perf_counter()
+        for n, mark in enumerate(ctx.marks):
             while steps < mark:
                 steps = int(algo.train().get("num_env_steps_sampled_lifetime") or steps)
-            seconds += time.perf_counter() - started
-            on_curve(_export(algo, model_dir / "eval_policy.pt"), steps)
-        agent = _export(algo, model_dir / "policy.pt")
+            ctx.checkpoint(_export(algo, ctx.model_dir / "eval_policy.pt"), steps)
+            if ctx.self_play and not _send_self_play_opponents(algo, ctx.seed * 1_000 + n):
+                raise RuntimeError("rllib-ppo: no env runner holds an env to give the self-play opponents to")
+        agent = _export(algo, ctx.model_dir / "policy.pt")
     finally:
         algo.stop()
-    return Trained(agent, steps, seconds, str(model_dir / "policy.pt"))
+    return Trained(agent, steps, str(ctx.model_dir / "policy.pt"))

@@ -1,7 +1,10 @@
-"""``phase10 benchmark``: train an algorithm on a task under the protocol
-(``configs/benchmark/protocol.yaml``) for each seed, evaluate it, and write one results JSON
-(format :data:`FORMAT`, schema ``agents/benchmark/result_schema.json``). Reference agents
-(``--algo ref --agent SPEC``: random, heuristic, mcts, a saved model, ...) are only evaluated."""
+"""``phase10 benchmark``: train an algorithm on a task under the protocol for each seed, evaluate
+it on a split's deals, and write one results JSON per seed (format :data:`FORMAT`, schema
+``agents/benchmark/result_schema.json``). Reference agents (``--algo ref --agent SPEC``:
+random, heuristic, mcts, a saved model, ...) are only evaluated.
+
+Nothing is overwritten: the files go to ``runs/benchmark/results`` unless ``out_dir`` says
+otherwise, and a file that exists already is an error (before any work) unless ``overwrite``."""
 
 from __future__ import annotations
 
@@ -9,143 +12,151 @@ import datetime
 import json
 import platform
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from phase10_env.engine.config import shipped_configs
-
 from ..policies.registry import make_agent
-from . import algos
+from ..training.ship import commit
 from .evaluate import evaluate
-from .stats import interval
+from .protocol import CONFIG_DIR, Protocol, TaskSettings, load_protocol, load_yaml, resolve_config_dir
+from .registry import Algorithm, TrainContext, curve_marks, get_algorithm
+from .results import run_matrices
+from .scoring import Scale, mean, win_rates
+from .stats import Resampler
 from .tasks import FINGERPRINTS, Task, fingerprint, get_task
 
-FORMAT = "phase10-benchmark-result/1"
-CONFIG_DIR = Path("configs/benchmark")  # below the working directory, else the copy shipped with the package
-RESULTS_DIR = Path("results/benchmark")
-MODELS_DIR = Path("runs/benchmark")
+FORMAT = "phase10-benchmark-result/2"
+RESULTS_DIR = Path("runs/benchmark/results")
+MODELS_DIR = Path("runs/benchmark/models")
 REFERENCE = "ref"
+INTERVAL = "IQM over seeds; 95% percentile bootstrap interval resampling seeds and evaluation deals"
 
 
-def resolve_config_dir(path: Path = CONFIG_DIR) -> Path:
-    """``path``, or for the default one missing here, the benchmark configs shipped with the package."""
-    if path == CONFIG_DIR and not path.is_dir():
-        return shipped_configs() / "benchmark"
-    return path
+@dataclass(frozen=True)
+class Entrant:
+    """What is run: a registered algorithm, or a reference agent (``algorithm`` None)."""
+
+    name: str
+    label: str
+    algorithm: Algorithm | None
+    agent: str | None
+    hyperparameters: dict[str, Any]
+
+    @property
+    def kind(self) -> str:
+        return "reference" if self.algorithm is None else "trained"
 
 
-def load_yaml(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        raise ValueError(f"no config at {str(path)!r} (pass --config-dir)")
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-
-
-def settings(task: Task, config_dir: Path, quick: bool) -> dict[str, Any]:
-    """The protocol's settings for ``task`` (``quick``: with the quick mode's on top)."""
-    protocol = load_yaml(config_dir / "protocol.yaml")
-    if task.short not in protocol.get("tasks", {}):
-        raise ValueError(f"{config_dir / 'protocol.yaml'} has no settings for task {task.short}")
-    out = {"version": protocol["version"], "seeds": protocol["seeds"], "eval_seed": protocol["eval_seed"],
-           "bootstrap_reps": protocol["bootstrap_reps"], **protocol["tasks"][task.short], "quick": quick}
-    if quick:
-        out.update(protocol["quick"])
-    return out
-
-
-def result_name(task: Task, algo: str) -> str:
-    """The results file's name: ``<task>__<algo>.json`` (the agent spec for a reference, made
-    safe for a file name)."""
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in algo)
-    return f"{task.short}__{safe}.json"
-
-
-def run_benchmark(algo: str, task_name: str, seeds: int | None = None, quick: bool = False, agent: str | None = None,
-                  games: int | None = None, config_dir: Path = CONFIG_DIR, out_dir: Path = RESULTS_DIR,
-                  models_dir: Path = MODELS_DIR) -> Path:
-    """Run the protocol for one algorithm (or reference agent) on one task; returns the JSON's path.
-    ``games`` overrides the protocol's evaluation games (recorded; for slow agents such as mcts)."""
-    task = get_task(task_name)
-    config_dir = resolve_config_dir(config_dir)
-    proto = settings(task, config_dir, quick)
+def entrant(algo: str, agent: str | None, config_dir: Path) -> Entrant:
+    """Resolve ``--algo`` (and ``--agent`` for a reference); a bad name or a missing library
+    fails here, before any work."""
     if algo == REFERENCE:
         if not agent:
             raise ValueError("--algo ref needs --agent SPEC (random, heuristic, mcts, ppo:PATH, ...)")
-        make_agent(agent)  # a bad spec fails before any work
-        label, name, hp, n_seeds = agent, agent, {}, seeds or 1
-    else:
-        if agent:
-            raise ValueError("--agent is for --algo ref only")
-        algos.require(algo)
-        label, name, hp = algos.ALGOS[algo][0], algo, load_yaml(config_dir / f"{algo}.yaml")
-        n_seeds = seeds or proto["seeds"]
-    eval_games = games or proto["eval_games"]
-    runs = []
-    for seed in range(n_seeds):
-        print(f"{task.short} / {label}: seed {seed + 1} of {n_seeds}", flush=True)
-        runs.append(_run_one(algo, agent, task, seed, proto, hp, eval_games, models_dir / task.short / name))
-    result = {
-        "format": FORMAT,
-        "task": task.id,
-        "task_fingerprint": fingerprint(task),
-        "task_fingerprint_released": FINGERPRINTS.get(task.id),
-        "algo": name,
-        "label": label,
-        "kind": "reference" if algo == REFERENCE else "trained",
-        "protocol": {**proto, "eval_games": eval_games, "eval_games_protocol": proto["eval_games"]},
-        "hyperparameters": hp,
-        "runs": runs,
-        "summary": summarize(runs, proto["bootstrap_reps"]),
-        "machine": {"python": platform.python_version(), "processor": platform.machine(), "node": platform.node()},
-        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-    }
+        make_agent(agent)
+        return Entrant(agent, agent, None, agent, {})
+    if agent:
+        raise ValueError("--agent is for --algo ref only")
+    algorithm = get_algorithm(algo)
+    path = resolve_config_dir(config_dir) / f"{algorithm.name}.yaml"
+    hp = {**algorithm.hyperparameters, **(load_yaml(path) if path.is_file() else {})}
+    return Entrant(algorithm.name, algorithm.label, algorithm, None, hp)
+
+
+def result_name(task: Task, name: str, seed: int) -> str:
+    """A results file's name: ``<task>__<algo>__seed<N>.json`` (a reference's agent spec made
+    safe for a file name)."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+    return f"{task.short}__{safe}__seed{seed}.json"
+
+
+def run_benchmark(algo: str, task_name: str, seeds: Sequence[int] | None = None, split: str = "dev",
+                  quick: bool = False, agent: str | None = None, games: int | None = None,
+                  config_dir: Path = CONFIG_DIR, out_dir: Path = RESULTS_DIR, models_dir: Path = MODELS_DIR,
+                  overwrite: bool = False) -> list[Path]:
+    """Run the protocol for one algorithm (or reference agent) on one task, one results file
+    per seed (default seeds: the protocol's, 0 to ``seeds - 1``; a reference's: 0); returns the
+    files' paths. ``games`` replaces the protocol's evaluation episodes (references only: the
+    report refuses a trained row evaluated on fewer)."""
+    task = get_task(task_name)
+    protocol = load_protocol(config_dir)
+    settings = protocol.settings(task, quick)
+    who = entrant(algo, agent, config_dir)
+    if games is not None and who.algorithm is not None:
+        raise ValueError("--games is for reference agents (--algo ref): trained rows use the protocol's evaluation")
+    if seeds is None:
+        seeds = [0] if who.algorithm is None else list(range(protocol.quick.get("seeds", protocol.seeds)
+                                                              if quick else protocol.seeds))
+    if not seeds or len(set(seeds)) != len(seeds) or min(seeds) < 0:
+        raise ValueError(f"seeds must be distinct non-negative integers, not {list(seeds)}")
+    paths = {seed: out_dir / result_name(task, who.name, seed) for seed in seeds}
+    taken = [str(p) for p in paths.values() if p.exists()]
+    if taken and not overwrite:
+        raise ValueError(f"{', '.join(taken)} exist(s) already: choose another --out, or pass --overwrite")
+    eval_games = games or settings.eval_games
+    seed_of_split = protocol.split_seed(split)
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / result_name(task, name)
-    path.write_text(json.dumps(result, indent=1), encoding="utf-8")
-    s = result["summary"]
-    print(f"{task.short} / {label}: IQM {s['iqm']:.3f} [{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}] over {len(runs)} "
-          f"run(s); wrote {path}")
-    return path
+    for seed in seeds:
+        print(f"{task.short} / {who.label}: seed {seed} ({split} deals)", flush=True)
+        run = _run_one(who, task, seed, protocol, settings, eval_games, seed_of_split,
+                       models_dir / task.short / who.name / f"seed{seed}")
+        result: dict[str, Any] = {
+            "format": FORMAT, "task": task.id, "task_fingerprint": fingerprint(task),
+            "task_fingerprint_released": FINGERPRINTS.get(task.id), "algo": who.name, "algo_spec": algo, "label": who.label,
+            "kind": who.kind, "split": split,
+            "protocol": {"version": protocol.version, "eval_seed": seed_of_split, "bootstrap_reps": protocol.bootstrap_reps,
+                         "quick": quick, **settings.to_json(), "eval_games": eval_games,
+                         "eval_games_protocol": settings.eval_games},
+            "hyperparameters": who.hyperparameters, "runs": [run],
+            "summary": summarize([run], settings.scale, protocol.bootstrap_reps, who.name),
+            "command": command(algo, task, seed, split, quick, agent, games),
+            "commit": commit(),
+            "machine": {"python": platform.python_version(), "processor": platform.machine(), "node": platform.node()},
+            "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        }
+        paths[seed].write_text(json.dumps(result, indent=1), encoding="utf-8")
+        s = result["summary"]
+        print(f"{task.short} / {who.label}: seed {seed}: score {s['score']:.3f} [{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}], "
+              f"win rate {s['win_rate']:.3f}; wrote {paths[seed]}", flush=True)
+    return list(paths.values())
 
 
-def _run_one(algo: str, agent: str | None, task: Task, seed: int, proto: dict[str, Any], hp: dict[str, Any],
-             eval_games: int, model_dir: Path) -> dict[str, Any]:
-    """Train (or build) one seed's agent, evaluate it; the run's entry in the results JSON."""
+def command(algo: str, task: Task, seed: int, split: str, quick: bool, agent: str | None, games: int | None) -> str:
+    """The command that makes this run again."""
+    parts = ["phase10 benchmark", f"--algo {algo}", f"--task {task.short}", f"--seed {seed}", f"--split {split}"]
+    parts += [f"--agent {agent}"] * bool(agent) + [f"--games {games}"] * bool(games) + ["--quick"] * quick
+    return " ".join(parts)
+
+
+def _run_one(who: Entrant, task: Task, seed: int, protocol: Protocol, settings: TaskSettings, eval_games: int,
+             split_seed: int, model_dir: Path) -> dict[str, Any]:
+    """Train (or build) one seed's agent and evaluate it: the run's entry in the results JSON."""
     start = time.perf_counter()
-    curve: list[dict[str, Any]] = []
-    if algo == REFERENCE:
-        trained = algos.Trained(make_agent(agent, seed), 0, 0.0)
+    ctx = TrainContext(task=task, seed=seed, budget=settings.budget, hyperparameters=who.hyperparameters,
+                       model_dir=model_dir, marks=curve_marks(settings.budget, settings.curve_points),
+                       curve_games=settings.curve_games, curve_seed=protocol.split_seed("dev"), scale=settings.scale)
+    if who.algorithm is None:
+        assert who.agent is not None
+        agent, env_steps, model, notes = make_agent(who.agent, seed), 0, None, {}
     else:
-        model_dir = model_dir / f"seed{seed}"
         model_dir.mkdir(parents=True, exist_ok=True)
-        marks = algos.curve_steps(proto["budget"], proto["curve_points"])
-
-        def on_curve(policy: Any, step: int) -> None:
-            if step >= marks[-1]:  # the final evaluation below is the curve's last point
-                return
-            ev = evaluate(task, policy, proto["curve_games"], proto["eval_seed"])
-            curve.append({"step": step, "score": ev.score, "games": len(ev.scores)})
-            print(f"  step {step:,}: score {ev.score:.3f} over {len(ev.scores)} episodes", flush=True)
-
-        trained = algos.train(algo, task, seed, proto["budget"], hp, marks, on_curve, model_dir)
-    ev = evaluate(task, trained.agent, eval_games, proto["eval_seed"])
-    if algo != REFERENCE:
-        curve.append({"step": trained.env_steps, "score": ev.score, "games": len(ev.scores)})
-    lo, hi = ev.ci95()
-    print(f"  seed {seed}: score {ev.score:.3f} [{lo:.3f}, {hi:.3f}] over {len(ev.scores)} episodes; "
-          f"{trained.env_steps:,} env steps, train {trained.train_seconds:.0f} s, eval {ev.seconds:.0f} s", flush=True)
-    return {"seed": seed, "score": ev.score, "ci95": [lo, hi], "episodes": len(ev.scores),
-            "episode_scores": ev.scores, "env_steps": trained.env_steps, "train_seconds": trained.train_seconds,
-            "eval_seconds": ev.seconds, "eval_learner_steps": ev.learner_steps,
-            "wall_seconds": time.perf_counter() - start, "model": trained.model, "curve": curve, **trained.notes}
+        trained = who.algorithm.train(ctx)
+        agent, env_steps, model, notes = trained.agent, trained.env_steps, trained.model, trained.notes
+    train_seconds = time.perf_counter() - start - ctx.checkpoint_seconds
+    ev = evaluate(task, agent, eval_games, split_seed)
+    scores = settings.scale.scores(ev.episodes)
+    return {"seed": seed, "score": mean(scores), "win_rate": mean(win_rates(ev.episodes)), "env_steps": env_steps,
+            "train_seconds": train_seconds, "eval_seconds": ev.seconds, "wall_seconds": time.perf_counter() - start,
+            "model": model, "curve": ctx.curve, "notes": notes, "episodes": [e.to_json() for e in ev.episodes]}
 
 
-def summarize(runs: list[dict[str, Any]], reps: int) -> dict[str, Any]:
-    """IQM of the runs' scores with its stratified bootstrap 95% interval, and the mean."""
-    scores = [r["score"] for r in runs]
-    point, lo, hi = interval(scores, reps=reps)
-    return {"iqm": point, "ci95": [lo, hi], "mean": sum(scores) / len(scores), "runs": len(scores),
-            "env_steps": max(r["env_steps"] for r in runs),
-            "train_seconds_per_run": sum(r["train_seconds"] for r in runs) / len(runs),
-            "wall_seconds": sum(r["wall_seconds"] for r in runs)}
+def summarize(runs: list[dict[str, Any]], scale: Scale, reps: int, name: str) -> dict[str, Any]:
+    """The IQM over the runs of the primary score and of the win rate, with their two-level
+    (seeds and deals) bootstrap 95% intervals: for a reference's single run, the figures the
+    report prints for its row (``name``: the row's algorithm, which seeds its resampling)."""
+    score, wins = run_matrices(runs, scale)
+    s, w = Resampler({name: score}, reps).estimate(name), Resampler({name: wins}, reps).estimate(name)
+    return {"score": s.point, "ci95": s.ci95, "win_rate": w.point, "win_rate_ci95": w.ci95, "runs": len(runs),
+            "interval": INTERVAL}

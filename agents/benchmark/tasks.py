@@ -13,14 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import gymnasium
 
 from phase10_env import NUM_ACTIONS, OBS_SIZE, Phase10Env
 from phase10_env.actions import ACTIONS
-from phase10_env.engine.config import load_rules
+from phase10_env.engine.config import RulesConfig, load_rules
 from phase10_env.policy import Policy
 
 from ..policies.registry import make_agent
@@ -60,6 +60,12 @@ class Task:
     def even_share(self) -> float:
         return 1.0 / self.num_players
 
+    def rules_config(self) -> RulesConfig:
+        """The rules the task is played under: its named rules with the rule options among
+        ``env_options`` on top."""
+        names = {f.name for f in fields(RulesConfig)}
+        return load_rules(self.rules, **{k: v for k, v in self.env_options.items() if k in names})
+
     def env_kwargs(self, score: bool = False) -> dict[str, Any]:
         """``Phase10Env`` options (``score``: with the scoring rewards instead of the training ones)."""
         return {"num_players": self.num_players, "episode": self.episode, "start_phases": self.start_phases,
@@ -82,6 +88,16 @@ TASKS: dict[str, Task] = {t.id: t for t in (
          num_players=2, episode="game", train_opponents="heuristic", eval_opponents="heuristic",
          rewards=SHAPED_GAME, score_rewards=GAME_WON, score_name="games won", max_steps=20_000,
          solved="IQM 95% interval above 0.5 (the heuristic's own share of games)"),
+    Task(id="phase10_env/ShortGame-2p-Heuristic-v0",
+         summary="a short 2-player game against the heuristic: the first to complete phases 1-3 ends it",
+         num_players=2, episode="game", train_opponents="heuristic", eval_opponents="heuristic",
+         rewards=SHAPED_GAME, score_rewards=GAME_WON, score_name="games won", max_steps=6_000,
+         solved="IQM 95% interval above 1 (the heuristic's level)", env_options={"phases_to_win": 3}),
+    Task(id="phase10_env/FullGame-2p-Random-v0",
+         summary="the full 2-player game against an opponent playing uniformly random legal moves",
+         num_players=2, episode="game", train_opponents="random", eval_opponents="random",
+         rewards=SHAPED_GAME, score_rewards=GAME_WON, score_name="games won", max_steps=20_000,
+         solved="IQM 95% interval above 1 (the heuristic's level against random play)"),
     Task(id="phase10_env/SelfPlay-4p-v0",
          summary="the full 4-player game, trained by self-play, evaluated against 3 heuristics",
          num_players=4, episode="game", train_opponents=SELF_PLAY, eval_opponents="heuristic",
@@ -96,6 +112,8 @@ for _id in TASKS:  # the tasks need agents (the heuristic), so agents/ registers
 FINGERPRINTS: dict[str, str] = {
     "phase10_env/OneHand-2p-Heuristic-v0": "69a1c3c5146c071f",
     "phase10_env/FullGame-2p-Heuristic-v0": "53bea2b71931367a",
+    "phase10_env/ShortGame-2p-Heuristic-v0": "00fdc925538b3fb7",
+    "phase10_env/FullGame-2p-Random-v0": "0857bc6f5c6fa4a5",
     "phase10_env/SelfPlay-4p-v0": "d88c8296534e7ebb",
 }
 
@@ -126,7 +144,8 @@ def _reference_rollout(task: Task) -> list[int]:
     env = Phase10Env(opponents=make_agent(task.eval_opponents), learner_seat=0, **task.env_kwargs(score=True))
     learner = make_agent("heuristic")
     env.reset(seed=0)
-    actions, done = [], False
+    actions: list[int] = []
+    done = False
     while not done and len(actions) < 400:
         action = learner.act(env.aec.player_observation(env.learner))
         actions.append(action)
@@ -138,6 +157,6 @@ def _reference_rollout(task: Task) -> list[int]:
 def fingerprint(task: Task) -> str:
     """A short hash of what a task's scores depend on: its options, the rules they name, the
     observation and action encodings and a reference episode of play."""
-    data = {"task": asdict(task), "rules": load_rules(task.rules).to_dict(), "obs_size": OBS_SIZE,
+    data = {"task": asdict(task), "rules": task.rules_config().to_dict(), "obs_size": OBS_SIZE,
             "num_actions": NUM_ACTIONS, "actions": [repr(a) for a in ACTIONS], "rollout": _reference_rollout(task)}
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]

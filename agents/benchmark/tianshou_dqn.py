@@ -9,8 +9,7 @@ opponents are a greedy copy of the Q-network, refreshed at every curve point.
 from __future__ import annotations
 
 import copy
-import time
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium
@@ -24,11 +23,10 @@ from tianshou.env import DummyVectorEnv
 from tianshou.utils.net.common import Net
 from tianshou.utils.torch_utils import policy_within_training_step, torch_train_mode
 
-from phase10_env import Phase10Env
+from phase10_env import NUM_ACTIONS, OBS_SIZE, Phase10Env
 from phase10_env.policy import PlayerObservation
 
-from .algos import CurveHook, Trained
-from .tasks import SELF_PLAY, Task, make_env
+from .registry import TrainContext, Trained
 
 
 class MaskedObservation(gymnasium.Wrapper):
@@ -37,7 +35,7 @@ class MaskedObservation(gymnasium.Wrapper):
     def __init__(self, env: Phase10Env) -> None:
         super().__init__(env)
         self.observation_space = gymnasium.spaces.Dict(
-            {"obs": env.observation_space, "mask": gymnasium.spaces.MultiBinary(int(env.action_space.n))})
+            {"obs": env.observation_space, "mask": gymnasium.spaces.MultiBinary(NUM_ACTIONS)})
 
     def reset(self, **kwargs: Any) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         obs, info = self.env.reset(**kwargs)
@@ -45,7 +43,7 @@ class MaskedObservation(gymnasium.Wrapper):
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = self.env.step(action)
-        return {"obs": obs, "mask": info["action_mask"]}, reward, terminated, truncated, info
+        return {"obs": obs, "mask": info["action_mask"]}, float(reward), terminated, truncated, info
 
 
 class QNetAgent:
@@ -64,24 +62,24 @@ class QNetAgent:
         return int(legal[np.argmax(q[0].numpy()[legal])])
 
 
-def train_dqn(task: Task, seed: int, budget: int, hp: dict[str, Any], marks: list[int], on_curve: CurveHook,
-              model_dir: Path) -> Trained:
+def train_dqn(ctx: TrainContext) -> Trained:
     """Train a masked DQN for ``budget`` env steps (collected in chunks of ``collect_steps``;
-    the steps actually collected are reported), with a linearly decaying epsilon."""
+    the steps actually collected are reported), with a linearly decaying epsilon. Self-play:
+    a greedy copy of the Q-network."""
     torch.set_num_threads(1)
-    torch.manual_seed(seed)
+    torch.manual_seed(ctx.seed)
+    hp, budget = ctx.hyperparameters, ctx.budget
     envs_made: list[Phase10Env] = []
 
     def factory() -> MaskedObservation:
-        env = make_env(task.id)
+        env = ctx.make_env()
         envs_made.append(env)
         return MaskedObservation(env)
 
     envs = DummyVectorEnv([factory for _ in range(int(hp["n_envs"]))])
-    envs.seed(seed)
+    envs.seed(ctx.seed)
     probe = envs_made[0]
-    net = Net(state_shape=probe.observation_space.shape, action_shape=int(probe.action_space.n),
-              hidden_sizes=list(hp["hidden_sizes"]))
+    net = Net(state_shape=(OBS_SIZE,), action_shape=NUM_ACTIONS, hidden_sizes=list(hp["hidden_sizes"]))
     policy = DiscreteQLearningPolicy(model=net, action_space=probe.action_space, eps_training=float(hp["eps_train_start"]),
                                      eps_inference=0.0)
     algorithm = DQN(policy=policy, optim=AdamOptimizerFactory(lr=float(hp["learning_rate"])), gamma=float(hp["gamma"]),
@@ -90,13 +88,9 @@ def train_dqn(task: Task, seed: int, budget: int, hp: dict[str, Any], marks: lis
     collector = Collector[CollectStats](algorithm, envs, buffer, exploration_noise=True)
     decay = max(1.0, float(hp["eps_decay_fraction"]) * budget)
     start_eps, end_eps = float(hp["eps_train_start"]), float(hp["eps_train_end"])
-    steps, seconds = 0, 0.0
+    steps = 0
     collector.reset()
-    for mark in marks:
-        if task.train_opponents == SELF_PLAY:
-            for env in envs_made:
-                env.set_opponents(QNetAgent(net, "self"))
-        started = time.perf_counter()
+    for mark in ctx.marks:
         while steps < mark:
             policy.set_eps_training(start_eps + (end_eps - start_eps) * min(1.0, steps / decay))
             steps += collector.collect(n_step=int(hp["collect_steps"])).n_collected_steps
@@ -104,9 +98,16 @@ def train_dqn(task: Task, seed: int, budget: int, hp: dict[str, Any], marks: lis
                 with policy_within_training_step(algorithm.policy), torch_train_mode(algorithm.policy):
                     for _ in range(int(hp["updates_per_collect"])):
                         algorithm.update(buffer=buffer, sample_size=int(hp["batch_size"]))
-        seconds += time.perf_counter() - started
-        on_curve(QNetAgent(net), steps)
-    path = model_dir / "qnet.pt"
+        ctx.checkpoint(QNetAgent(net), steps, opponent=QNetAgent(net, "self"))
+    path = ctx.model_dir / "qnet.pt"
     torch.save(net.state_dict(), path)
     envs.close()
-    return Trained(QNetAgent(net), steps, seconds, str(path))
+    return Trained(QNetAgent(net), steps, str(path))
+
+
+def load_qnet(path: str, hyperparameters: Mapping[str, Any]) -> QNetAgent:
+    """The greedy agent of a Q-network saved by :func:`train_dqn` (``hidden_sizes`` from the
+    hyperparameters it was trained with)."""
+    net = Net(state_shape=(OBS_SIZE,), action_shape=NUM_ACTIONS, hidden_sizes=list(hyperparameters["hidden_sizes"]))
+    net.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+    return QNetAgent(net)

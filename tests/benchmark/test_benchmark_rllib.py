@@ -15,7 +15,8 @@ require("ray.rllib")
 
 from agents.benchmark.evaluate import evaluate  # noqa: E402
 from agents.benchmark.rllib_ppo import _send_self_play_opponents, build_ppo, opponent_names, train_rllib_ppo  # noqa: E402
-from agents.benchmark.run import CONFIG_DIR, load_yaml  # noqa: E402
+from agents.benchmark.protocol import CONFIG_DIR, load_protocol, load_yaml  # noqa: E402
+from agents.benchmark.registry import TrainContext  # noqa: E402
 from agents.benchmark.tasks import get_task  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,10 +41,12 @@ def test_every_env_of_every_runner_gets_copies_of_the_learner() -> None:
 
 
 def test_a_short_self_play_run_trains_and_plays_legal_moves(tmp_path: Path) -> None:
-    seen: list[int] = []
-    trained = train_rllib_ppo(SELF_PLAY, 0, 256, _small_settings(), [128, 256], lambda agent, step: seen.append(step),
-                              tmp_path)
-    assert len(seen) == 2 and seen[0] >= 128 and seen[-1] == trained.env_steps >= 256
-    assert Path(trained.model).is_file()
+    ctx = TrainContext(task=SELF_PLAY, seed=0, budget=256, hyperparameters=_small_settings(), model_dir=tmp_path,
+                       marks=(128, 256), curve_games=1, curve_seed=1,
+                       scale=load_protocol(ROOT / CONFIG_DIR).settings(SELF_PLAY).scale)
+    trained = train_rllib_ppo(ctx)
+    steps = [point["step"] for point in ctx.curve]
+    assert len(steps) == 2 and steps[0] >= 128 and steps[-1] == trained.env_steps >= 256
+    assert trained.model is not None and Path(trained.model).is_file()
     result = evaluate(SELF_PLAY, trained.agent, 2, seed=1)
-    assert len(result.scores) == 2 and result.learner_steps > 0
+    assert len(result.episodes) == 2 and result.learner_steps > 0
