@@ -25,21 +25,28 @@ import numpy as np
 from . import stats
 from .protocol import CONFIG_DIR, Protocol, load_protocol
 from .results import Row, load_rows
-from .run import INTERVAL
+from .run import INTERVAL, WIN, row_resampler
 from .scoring import DESCRIPTIONS
 from .stats import Resampler
-from .tasks import get_task
+from .tasks import TASKS, get_task
 
+SEARCH_AGENTS = ("mcts",)
 NO_TRAINED = ("No trained rows yet: the reference agents alone (random legal play, the heuristic{mcts}), "
               "on the scale the trained baselines will be placed on.")
 
 
+def _number(x: float) -> str:
+    return f"{round(x, 3) + 0.0:.3f}"  # + 0.0: no "-0.000" for a rounding error below zero
+
+
 def _cell(point: float, ci: list[float]) -> str:
-    return f"{point:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
+    return f"{_number(point)} [{_number(ci[0])}, {_number(ci[1])}]"
 
 
 def summarize(rows: list[Row], protocol: Protocol) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The table's rows and the comparisons between the rows of each task."""
+    """The table's rows and the comparisons between the rows of each task. Rows evaluated on
+    fewer deals (a slow reference agent) are compared with the others on the deals they share,
+    the first ones."""
     table: list[dict[str, Any]] = []
     comparisons: list[dict[str, Any]] = []
     by_task: dict[str, list[Row]] = defaultdict(list)
@@ -47,22 +54,25 @@ def summarize(rows: list[Row], protocol: Protocol) -> tuple[list[dict[str, Any]]
         by_task[row.task].append(row)
     for task, task_rows in by_task.items():
         matrices = {r.algo: r.matrices() for r in task_rows}
-        for deals in sorted({r.eval_games for r in task_rows}):
-            members = [r for r in task_rows if r.eval_games == deals]
-            scores = Resampler({r.algo: matrices[r.algo][0] for r in members}, protocol.bootstrap_reps)
-            wins = Resampler({r.algo: matrices[r.algo][1] for r in members}, protocol.bootstrap_reps)
-            for r in members:
-                table.append(_table_row(r, scores.estimate(r.algo), wins.estimate(r.algo), protocol))
-        ordered = sorted(task_rows, key=lambda r: -float(np.mean(matrices[r.algo][0])))
-        for i, x in enumerate(ordered):
-            for y in ordered[i + 1:]:
-                deals = min(x.eval_games, y.eval_games)  # every evaluation plays the same deals, from the first
-                pair = Resampler({r.algo: matrices[r.algo][0][:, :deals] for r in (x, y)}, protocol.bootstrap_reps)
-                diff, poi = pair.difference(x.algo, y.algo), pair.improvement(x.algo, y.algo)
+        resamplers = {deals: row_resampler({r.algo: (matrices[r.algo][0][:, :deals], matrices[r.algo][1][:, :deals])
+                                            for r in task_rows if r.eval_games >= deals}, protocol.bootstrap_reps)
+                      for deals in {r.eval_games for r in task_rows}}
+        for r in task_rows:
+            resampler = resamplers[r.eval_games]
+            table.append(_table_row(r, resampler.estimate(r.algo), resampler.estimate(r.algo + WIN), protocol))
+        for i, a in enumerate(task_rows):
+            for b in task_rows[i + 1:]:
+                deals = min(a.eval_games, b.eval_games)
+                resampler = resamplers[deals]
+                x, y = (a, b) if resampler.difference(a.algo, b.algo).point >= 0 else (b, a)  # X: the better on these deals
+                diff, poi = resampler.difference(x.algo, y.algo), resampler.improvement(x.algo, y.algo)
+                one_run_each = len(x.runs) == len(y.runs) == 1  # P(X > Y) of one run against one is 0 or 1: no news
                 comparisons.append({"task": task, "x": x.algo, "y": y.algo, "x_label": x.label, "y_label": y.label,
                                     "deals": deals, "difference": diff.point, "difference_ci95": diff.ci95,
-                                    "probability_of_improvement": poi.point, "probability_of_improvement_ci95": poi.ci95})
-    table.sort(key=lambda r: (r["task"], r["kind"] != "trained", -r["score"]))
+                                    "probability_of_improvement": None if one_run_each else poi.point,
+                                    "probability_of_improvement_ci95": None if one_run_each else poi.ci95})
+    comparisons.sort(key=lambda c: (list(TASKS).index(c["task"]), -c["difference"]))
+    table.sort(key=lambda r: (list(TASKS).index(r["task"]), r["kind"] != "trained", -r["score"]))
     return table, comparisons
 
 
@@ -82,6 +92,11 @@ def _table_row(r: Row, score: stats.Estimate, wins: stats.Estimate, protocol: Pr
     }
 
 
+def _searches(row: dict[str, Any]) -> bool:
+    """Whether a reference agent searches at evaluation time (the rules keep it apart from policies)."""
+    return row["kind"] == "reference" and row["algo"].partition(":")[0] in SEARCH_AGENTS
+
+
 def markdown_table(table: list[dict[str, Any]], protocol: Protocol) -> str:
     split = table[0]["split"]
     measures = sorted({r["measure"] for r in table})
@@ -91,7 +106,7 @@ def markdown_table(table: list[dict[str, Any]], protocol: Protocol) -> str:
              "train min / run | wall min / run | eval episodes |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in table:
-        kind = " (reference)" if r["kind"] == "reference" else ""
+        kind = "" if r["kind"] == "trained" else " (reference, search at evaluation)" if _searches(r) else " (reference)"
         quick = " (quick)" if r["quick"] else ""
         short = r["eval_games"] < r["eval_games_protocol"]
         lines.append(f"| {get_task(r['task']).short}{quick} | {r['label']}{kind} | {_cell(r['score'], r['ci95'])} | "
@@ -110,12 +125,14 @@ def markdown_table(table: list[dict[str, Any]], protocol: Protocol) -> str:
 def markdown_comparisons(comparisons: list[dict[str, Any]]) -> str:
     lines = ["| task | X | Y | deals | score of X - score of Y (95% CI) | P(X > Y) (95% CI) |", "|---|---|---|---|---|---|"]
     for c in comparisons:
+        poi = c["probability_of_improvement"]
         lines.append(f"| {get_task(c['task']).short} | {c['x_label']} | {c['y_label']} | {c['deals']} | "
                      f"{_cell(c['difference'], c['difference_ci95'])} | "
-                     f"{_cell(c['probability_of_improvement'], c['probability_of_improvement_ci95'])} |")
+                     f"{'one run each' if poi is None else _cell(poi, c['probability_of_improvement_ci95'])} |")
     lines += ["", "Differences: IQM of X minus IQM of Y, both on the same deals (the first `deals` of the evaluation), "
               "the deals resampled jointly and each side's seeds on their own. P(X > Y): rliable's probability of "
-              "improvement, the share of (run of X, run of Y) pairs in which X scores higher, ties counting one half."]
+              "improvement, the share of (run of X, run of Y) pairs in which X scores higher, ties counting one half (left out "
+              "between two single runs, where it can only be 0 or 1)."]
     return "\n".join(lines) + "\n"
 
 
@@ -140,7 +157,7 @@ def _plots(rows: list[Row], table: list[dict[str, Any]], out: Path) -> list[Path
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    tasks = sorted({r["task"] for r in table})
+    tasks = [t for t in TASKS if any(r["task"] == t for r in table)]  # in the ladder's order
     trained_algos = sorted({r["algo"] for r in table if r["kind"] == "trained"})
     colour = {a: f"C{i % 10}" for i, a in enumerate(trained_algos)}  # one colour per algorithm in every plot
     written = [out / "scores.png"]

@@ -12,7 +12,7 @@ import datetime
 import json
 import platform
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,13 +24,14 @@ from .protocol import CONFIG_DIR, Protocol, TaskSettings, load_protocol, load_ya
 from .registry import Algorithm, TrainContext, curve_marks, get_algorithm
 from .results import run_matrices
 from .scoring import Scale, mean, win_rates
-from .stats import Resampler
+from .stats import Array, Resampler
 from .tasks import FINGERPRINTS, Task, fingerprint, get_task
 
 FORMAT = "phase10-benchmark-result/2"
 RESULTS_DIR = Path("runs/benchmark/results")
 MODELS_DIR = Path("runs/benchmark/models")
 REFERENCE = "ref"
+WIN = " (win rate)"  # the name of a row's win shares beside its scores in a Resampler
 INTERVAL = "IQM over seeds; 95% percentile bootstrap interval resampling seeds and evaluation deals"
 
 
@@ -152,11 +153,20 @@ def _run_one(who: Entrant, task: Task, seed: int, protocol: Protocol, settings: 
             "model": model, "curve": ctx.curve, "notes": notes, "episodes": [e.to_json() for e in ev.episodes]}
 
 
+def row_resampler(rows: Mapping[str, tuple[Array, Array]], reps: int) -> Resampler:
+    """One resampler for the primary scores and the win shares (``seeds x deals`` each) of
+    rows over the same deals; a row's win rate is named ``name + WIN``."""
+    named: dict[str, Array] = {}
+    for name, (score, wins) in rows.items():
+        named[name], named[name + WIN] = score, wins
+    return Resampler(named, reps)
+
+
 def summarize(runs: list[dict[str, Any]], scale: Scale, reps: int, name: str) -> dict[str, Any]:
     """The IQM over the runs of the primary score and of the win rate, with their two-level
     (seeds and deals) bootstrap 95% intervals: for a reference's single run, the figures the
     report prints for its row (``name``: the row's algorithm, which seeds its resampling)."""
-    score, wins = run_matrices(runs, scale)
-    s, w = Resampler({name: score}, reps).estimate(name), Resampler({name: wins}, reps).estimate(name)
+    resampler = row_resampler({name: run_matrices(runs, scale)}, reps)
+    s, w = resampler.estimate(name), resampler.estimate(name + WIN)
     return {"score": s.point, "ci95": s.ci95, "win_rate": w.point, "win_rate_ci95": w.ci95, "runs": len(runs),
             "interval": INTERVAL}

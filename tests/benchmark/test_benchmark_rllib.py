@@ -14,9 +14,9 @@ pytestmark = pytest.mark.integrations
 require("ray.rllib")
 
 from agents.benchmark.evaluate import evaluate  # noqa: E402
-from agents.benchmark.rllib_ppo import _send_self_play_opponents, build_ppo, opponent_names, train_rllib_ppo  # noqa: E402
 from agents.benchmark.protocol import CONFIG_DIR, load_protocol, load_yaml  # noqa: E402
 from agents.benchmark.registry import TrainContext  # noqa: E402
+from agents.benchmark.rllib_ppo import _send_self_play_opponents, build_ppo, opponent_names, train_rllib_ppo  # noqa: E402
 from agents.benchmark.tasks import get_task  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
