@@ -117,11 +117,22 @@ def run_benchmark(algo: str, task_name: str, seeds: Sequence[int] | None = None,
             "machine": {"python": platform.python_version(), "processor": platform.machine(), "node": platform.node()},
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         }
-        paths[seed].write_text(json.dumps(result, indent=1), encoding="utf-8")
+        paths[seed].write_text(results_text(result), encoding="utf-8")
         s = result["summary"]
         print(f"{task.short} / {who.label}: seed {seed}: score {s['score']:.3f} [{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}], "
               f"win rate {s['win_rate']:.3f}; wrote {paths[seed]}", flush=True)
     return list(paths.values())
+
+
+def results_text(result: dict[str, Any]) -> str:
+    """``result`` as indented JSON with one line per episode (the episodes are most of a file)."""
+    marks = {f"@episodes of run {i}@": run["episodes"] for i, run in enumerate(result["runs"])}
+    text = json.dumps({**result, "runs": [{**run, "episodes": mark} for run, mark in zip(result["runs"], marks)]},
+                      indent=1)
+    for mark, episodes in marks.items():
+        lines = ",\n".join("   " + json.dumps(e) for e in episodes)
+        text = text.replace(json.dumps(mark), "[\n" + lines + "\n  ]")
+    return text
 
 
 def command(algo: str, task: Task, seed: int, split: str, quick: bool, agent: str | None, games: int | None) -> str:
