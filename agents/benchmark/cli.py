@@ -10,16 +10,21 @@ from pathlib import Path
 
 from .protocol import CONFIG_DIR, SPLITS
 from .run import MODELS_DIR, RESULTS_DIR
-from .tasks import TASKS
+from .tasks import TASKS, get_task
 
 
 def cmd_benchmark(args: argparse.Namespace) -> None:
-    from .run import run_benchmark
+    from .protocol import load_protocol
+    from .run import entrant, refuse_taken, results_paths, run_benchmark
 
     tasks = [t.short for t in TASKS.values()] if args.task == "all" else [args.task]
     seeds = args.seed if args.seed else (list(range(args.seeds)) if args.seeds else None)
     start = time.perf_counter()
     try:
+        if not args.overwrite:  # every task's files, before any work
+            who, protocol = entrant(args.algo, args.agent, Path(args.config_dir)), load_protocol(Path(args.config_dir))
+            refuse_taken(p for task in tasks for p in results_paths(who, get_task(task), protocol, seeds, args.quick,
+                                                                      Path(args.out)).values())
         for task in tasks:
             run_benchmark(args.algo, task, seeds, args.split, args.quick, args.agent, args.games, Path(args.config_dir),
                           Path(args.out), Path(args.models), args.overwrite)

@@ -44,6 +44,7 @@ class Row:
     budget: int
     eval_games: int
     eval_games_protocol: int
+    hyperparameters: dict[str, Any]
     runs: list[dict[str, Any]] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
 
@@ -83,7 +84,10 @@ def _refuse(path: Path, field_: str, problem: str) -> ValueError:
 
 def _check_protocol(path: Path, data: dict[str, Any], protocol: Protocol) -> Scale:
     """The file ran under ``protocol`` (its version, the task's settings, the split's deals)."""
-    task = get_task(data["task"])
+    try:
+        task = get_task(data["task"])
+    except ValueError as e:
+        raise _refuse(path, "task", str(e)) from None
     p = data["protocol"]
     if p["version"] != protocol.version:
         raise _refuse(path, "protocol.version", f"{p['version']}, but this report is of protocol {protocol.version}")
@@ -95,9 +99,12 @@ def _check_protocol(path: Path, data: dict[str, Any], protocol: Protocol) -> Sca
     for key in ("budget", "curve_points", "curve_games", "score"):
         if p.get(key) != settings[key]:
             raise _refuse(path, f"protocol.{key}", f"{p.get(key)!r}, but protocol {protocol.version} has {settings[key]!r}")
-    if p.get("eval_games_protocol", p["eval_games"]) != settings["eval_games"]:
-        raise _refuse(path, "protocol.eval_games_protocol", f"{p.get('eval_games_protocol')!r}, but protocol "
+    if p["eval_games_protocol"] != settings["eval_games"]:
+        raise _refuse(path, "protocol.eval_games_protocol", f"{p['eval_games_protocol']!r}, but protocol "
                       f"{protocol.version} has {settings['eval_games']}")
+    if p["eval_games"] > settings["eval_games"]:
+        raise _refuse(path, "protocol.eval_games", f"{p['eval_games']} episodes, more than the protocol's "
+                      f"{settings['eval_games']}")
     if p["eval_seed"] != protocol.split_seed(data["split"]):
         raise _refuse(path, "protocol.eval_seed", f"{p['eval_seed']} is not the seed of the {data['split']!r} deals "
                       f"({protocol.split_seed(data['split'])})")
@@ -163,12 +170,13 @@ def load_rows(paths: Sequence[Path], protocol: Protocol, include_quick: bool = F
         row = rows.setdefault(key, Row(task=data["task"], algo=data["algo"], label=data["label"], kind=data["kind"],
                                        split=data["split"], quick=p["quick"], scale=Scale.from_json(p["score"], str(path)),
                                        budget=p["budget"],
-                                       eval_games=p["eval_games"], eval_games_protocol=p["eval_games_protocol"]))
+                                       eval_games=p["eval_games"], eval_games_protocol=p["eval_games_protocol"],
+                                       hyperparameters=data["hyperparameters"]))
         for name, mine, theirs in (("kind", data["kind"], row.kind), ("protocol.quick", p["quick"], row.quick),
                                    ("protocol.eval_games", p["eval_games"], row.eval_games)):
             if mine != theirs:
                 raise _refuse(path, name, f"{mine!r}, but {row.files[0]} (same task and algorithm) has {theirs!r}")
-        if row.files and data["hyperparameters"] != _hyperparameters(row.files[0]):
+        if data["hyperparameters"] != row.hyperparameters:
             raise _refuse(path, "hyperparameters", f"differ from those of {row.files[0]} (same task and algorithm)")
         for i, run in enumerate(data["runs"]):
             other = seeds.setdefault((data["task"], data["algo"], run["seed"]), path)
@@ -180,7 +188,3 @@ def load_rows(paths: Sequence[Path], protocol: Protocol, include_quick: bool = F
     if not rows:
         raise ValueError("no results to report (--quick results are left out unless --include-quick)")
     return sorted(rows.values(), key=lambda r: (r.task, r.kind != "trained", r.algo))
-
-
-def _hyperparameters(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))["hyperparameters"]

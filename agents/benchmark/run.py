@@ -12,7 +12,7 @@ import datetime
 import json
 import platform
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,33 +73,46 @@ def result_name(task: Task, name: str, seed: int) -> str:
     return f"{task.short}__{safe}__seed{seed}.json"
 
 
+def results_paths(who: Entrant, task: Task, protocol: Protocol, seeds: Sequence[int] | None, quick: bool,
+                  out_dir: Path) -> dict[int, Path]:
+    """The results file of each seed (default seeds: the protocol's, 0 to ``seeds - 1``; a
+    reference's: 0)."""
+    if seeds is None:
+        seeds = [0] if who.algorithm is None else list(range(protocol.quick.get("seeds", protocol.seeds)
+                                                              if quick else protocol.seeds))
+    if not seeds or len(set(seeds)) != len(seeds) or min(seeds) < 0:
+        raise ValueError(f"seeds must be distinct non-negative integers, not {list(seeds)}")
+    return {seed: out_dir / result_name(task, who.name, seed) for seed in seeds}
+
+
+def refuse_taken(paths: Iterable[Path]) -> None:
+    """A ``ValueError`` naming the results files among ``paths`` that exist already."""
+    taken = [str(p) for p in paths if p.exists()]
+    if taken:
+        raise ValueError(f"{', '.join(taken)} exist(s) already: choose another --out, or pass --overwrite")
+
+
 def run_benchmark(algo: str, task_name: str, seeds: Sequence[int] | None = None, split: str = "dev",
                   quick: bool = False, agent: str | None = None, games: int | None = None,
                   config_dir: Path = CONFIG_DIR, out_dir: Path = RESULTS_DIR, models_dir: Path = MODELS_DIR,
                   overwrite: bool = False) -> list[Path]:
     """Run the protocol for one algorithm (or reference agent) on one task, one results file
-    per seed (default seeds: the protocol's, 0 to ``seeds - 1``; a reference's: 0); returns the
-    files' paths. ``games`` replaces the protocol's evaluation episodes (references only: the
-    report refuses a trained row evaluated on fewer)."""
+    per seed (see :func:`results_paths`); returns the files' paths. ``games`` replaces the
+    protocol's evaluation episodes (references only: the report refuses a trained row
+    evaluated on fewer)."""
     task = get_task(task_name)
     protocol = load_protocol(config_dir)
     settings = protocol.settings(task, quick)
     who = entrant(algo, agent, config_dir)
     if games is not None and who.algorithm is not None:
         raise ValueError("--games is for reference agents (--algo ref): trained rows use the protocol's evaluation")
-    if seeds is None:
-        seeds = [0] if who.algorithm is None else list(range(protocol.quick.get("seeds", protocol.seeds)
-                                                              if quick else protocol.seeds))
-    if not seeds or len(set(seeds)) != len(seeds) or min(seeds) < 0:
-        raise ValueError(f"seeds must be distinct non-negative integers, not {list(seeds)}")
-    paths = {seed: out_dir / result_name(task, who.name, seed) for seed in seeds}
-    taken = [str(p) for p in paths.values() if p.exists()]
-    if taken and not overwrite:
-        raise ValueError(f"{', '.join(taken)} exist(s) already: choose another --out, or pass --overwrite")
+    paths = results_paths(who, task, protocol, seeds, quick, out_dir)
+    if not overwrite:
+        refuse_taken(paths.values())
     eval_games = games or settings.eval_games
     seed_of_split = protocol.split_seed(split)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for seed in seeds:
+    for seed in paths:
         print(f"{task.short} / {who.label}: seed {seed} ({split} deals)", flush=True)
         run = _run_one(who, task, seed, protocol, settings, eval_games, seed_of_split,
                        models_dir / task.short / who.name / f"seed{seed}")

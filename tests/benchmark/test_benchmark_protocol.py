@@ -188,6 +188,14 @@ def test_runs_never_overwrite_and_seeds_run_apart_merge(tmp_path: Path) -> None:
     write_report(files, tmp_path / "report", include_quick=True, config_dir=CONFIGS)
     [row] = json.loads((tmp_path / "report" / "summary.json").read_text())
     assert row["runs"] == 2 and row["seeds"] == [0, 3]
+    # --task all checks every task's files before it runs any: the last task's file is in the way.
+    fresh = tmp_path / "all"
+    fresh.mkdir()
+    (fresh / "SelfPlay-4p-v0__heuristic-copy__seed0.json").write_text("{}")
+    with pytest.raises(SystemExit, match="SelfPlay-4p-v0__heuristic-copy__seed0.json exist"):
+        main(["benchmark", "--algo", "heuristic-copy", "--task", "all", "--quick", "--seed", "0", "--out", str(fresh),
+              "--config-dir", str(CONFIGS)])
+    assert [f.name for f in fresh.iterdir()] == ["SelfPlay-4p-v0__heuristic-copy__seed0.json"]
     data = json.loads(files[1].read_text())
     assert data["command"] == ("phase10 benchmark --algo heuristic-copy --task OneHand-2p-Heuristic-v0 --seed 3 "
                                "--split dev --quick")

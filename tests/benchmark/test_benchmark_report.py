@@ -105,6 +105,7 @@ REFUSALS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("a score its episodes do not give", _set(("runs", 0, "score"), 1.0), r"runs\[0\]\.score: 1\.0, but its episodes give"),
     ("a win rate its episodes do not give", _set(("runs", 0, "win_rate"), 0.75), r"runs\[0\]\.win_rate"),
     ("episodes out of the protocol's order", _episodes_swapped, r"runs\[0\]\.episodes\[0\]: not the protocol's deal 0"),
+    ("an unknown task", _set(("task",), "phase10_env/Nope-v0"), "task: unknown task 'phase10_env/Nope-v0'"),
     ("a file that is no result", _not_a_result, r"is not a benchmark result: 'episodes' is a required property "
      r"\(field runs/0\)"),
 ]
