@@ -31,8 +31,7 @@ from .stats import Resampler
 from .tasks import TASKS, get_task
 
 SEARCH_AGENTS = ("mcts",)
-NO_TRAINED = ("No trained rows yet: the reference agents alone (random legal play, the heuristic{mcts}), "
-              "on the scale the trained baselines will be placed on.")
+NO_TRAINED = "No trained rows yet: the reference agents alone ({agents}), on the scale the trained rows will be placed on."
 
 
 def _number(x: float) -> str:
@@ -59,7 +58,8 @@ def summarize(rows: list[Row], protocol: Protocol) -> tuple[list[dict[str, Any]]
                       for deals in {r.eval_games for r in task_rows}}
         for r in task_rows:
             resampler = resamplers[r.eval_games]
-            table.append(_table_row(r, resampler.estimate(r.algo), resampler.estimate(r.algo + WIN), protocol))
+            table.append(_table_row(r, resampler.scores(r.algo), resampler.estimate(r.algo),
+                                    resampler.estimate(r.algo + WIN), protocol))
         for i, a in enumerate(task_rows):
             for b in task_rows[i + 1:]:
                 deals = min(a.eval_games, b.eval_games)
@@ -76,8 +76,9 @@ def summarize(rows: list[Row], protocol: Protocol) -> tuple[list[dict[str, Any]]
     return table, comparisons
 
 
-def _table_row(r: Row, score: stats.Estimate, wins: stats.Estimate, protocol: Protocol) -> dict[str, Any]:
-    raw = [r.scale.random + s * (r.scale.heuristic - r.scale.random) for s in r.matrices()[0].mean(axis=1)]
+def _table_row(r: Row, run_scores: stats.Array, score: stats.Estimate, wins: stats.Estimate,
+               protocol: Protocol) -> dict[str, Any]:
+    raw = [r.scale.random + s * (r.scale.heuristic - r.scale.random) for s in run_scores]
     return {
         "task": r.task, "algo": r.algo, "label": r.label, "kind": r.kind, "protocol_version": protocol.version,
         "split": r.split, "quick": r.quick, "score": score.point, "ci95": score.ci95, "win_rate": wins.point,
@@ -88,7 +89,7 @@ def _table_row(r: Row, score: stats.Estimate, wins: stats.Estimate, protocol: Pr
         "wall_minutes_per_run": float(np.mean([run.get("wall_seconds", run["train_seconds"] + run["eval_seconds"])
                                                for run in r.runs])) / 60,
         "eval_games": r.eval_games, "eval_games_protocol": r.eval_games_protocol,
-        "run_scores": [float(s) for s in r.matrices()[0].mean(axis=1)], "interval": INTERVAL,
+        "run_scores": [float(s) for s in run_scores], "interval": INTERVAL,
     }
 
 
@@ -117,8 +118,7 @@ def markdown_table(table: list[dict[str, Any]], protocol: Protocol) -> str:
               "intervals resampling the seeds and the evaluation deals. Then the raw measure's mean. "
               "Wall time per run: training, curve and final evaluations."]
     if not any(r["kind"] == "trained" for r in table):
-        mcts = ", mcts" if any(r["algo"].startswith("mcts") for r in table) else ""
-        lines += ["", NO_TRAINED.format(mcts=mcts)]
+        lines += ["", NO_TRAINED.format(agents=", ".join(sorted({r["label"] for r in table})))]
     return "\n".join(lines) + "\n"
 
 
