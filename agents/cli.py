@@ -6,7 +6,7 @@
     phase10 replay game.json
     phase10 bench --seconds 80
     phase10 benchmark --algo ppo --task OneHand-2p-Heuristic-v0 --seeds 5
-    phase10 benchmark-report results/benchmark/*__*.json
+    phase10 benchmark-report runs/benchmark/results/*.json
 """
 
 from __future__ import annotations
