@@ -4,6 +4,8 @@ commands (added to the ``phase10`` parser by :func:`add_commands`)."""
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -13,12 +15,20 @@ from .run import MODELS_DIR, RESULTS_DIR
 from .tasks import TASKS, get_task
 
 
+def _import_from_working_directory() -> None:
+    """Let ``--algo MODULE:NAME`` find a module in the working directory, as ``python -m``
+    would: the ``phase10`` console script's path lacks it."""
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+
+
 def cmd_benchmark(args: argparse.Namespace) -> None:
     from .protocol import load_protocol
     from .run import entrant, refuse_taken, results_paths, run_benchmark
 
     tasks = [t.short for t in TASKS.values()] if args.task == "all" else [args.task]
     seeds = args.seed if args.seed else (list(range(args.seeds)) if args.seeds else None)
+    _import_from_working_directory()
     start = time.perf_counter()
     try:
         if not args.overwrite:  # every task's files, before any work
@@ -47,6 +57,7 @@ def cmd_report(args: argparse.Namespace) -> None:
 def cmd_rescore(args: argparse.Namespace) -> None:
     from .rescore import rescore
 
+    _import_from_working_directory()
     try:
         for path in args.results:
             print(rescore(Path(path), Path(args.config_dir)))

@@ -291,6 +291,7 @@ def test_the_docs_worked_example_enters_the_benchmark(tmp_path: Path, monkeypatc
     code = _worked_example()
     glue = [line for line in code.splitlines() if line.rstrip().endswith("# glue")]
     assert 0 < len(glue) < 30, f"{len(glue)} lines of glue"
+    assert f"the {len(glue)} lines marked `# glue`" in (ROOT / "docs" / "BENCHMARK.md").read_text(), "the doc counts them"
     (tmp_path / "my_reinforce.py").write_text(code)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "my_reinforce", raising=False)
