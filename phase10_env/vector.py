@@ -317,10 +317,15 @@ class _NativeGames:
         rows = rows.astype(np.int64)
         values = np.array([0 if s is None else s for s in seeds], dtype=np.uint64)
         has = np.array([s is not None for s in seeds], dtype=np.uint8)
-        self.core.reset(self.slots, rows, values, has)
-        status = np.empty(len(rows), dtype=np.int8)
-        self.core.advance(self.slots, rows, None, status)
-        self._play_external(rows, status)
+        dealing = rows
+        while len(dealing):
+            self.core.reset(self.slots, dealing, values, has)
+            status = np.empty(len(dealing), dtype=np.int8)
+            self.core.advance(self.slots, dealing, None, status)
+            self._play_external(dealing, status)
+            # Over before the learner's first action: the next game of the row's seed stream, as Phase10Env.reset deals.
+            over = status == _DONE
+            dealing, values, has = dealing[over], values[over], np.zeros(int(over.sum()), dtype=np.uint8)
         return self._observe(rows)
 
     def step(self, rows: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

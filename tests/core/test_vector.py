@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import phase10_env  # noqa: F401 - registers the env
+from agents.policies.heuristic import HeuristicAgent
 from agents.policies.random_agent import RandomAgent
 from phase10_env.single_agent import Phase10Env
 from phase10_env.vector import Phase10VectorEnv
@@ -121,3 +122,26 @@ def test_heuristic_actions_are_the_python_heuristics():
         labels = native.heuristic_actions()
         assert np.array_equal(labels, python.heuristic_actions())
         native.step(labels), python.step(labels)
+
+
+
+def test_an_opponent_going_out_on_its_first_turn_is_dealt_past_alike_by_both_backends() -> None:
+    # Seed 15455 deals the heuristic, first to act, a hand it goes out with at once (found by
+    # search): neither backend hands the learner that finished hand; both deal the next game of
+    # the seed stream, as Phase10Env.reset does, and play on alike.
+    first = phase10_env.raw_env(num_players=2, episode="hand")
+    first.reset(seed=int(np.random.default_rng(15455).integers(2**63)))
+    heuristic = HeuristicAgent()
+    while first.agent_selection == "player_0" and not first.terminations["player_0"]:
+        first.step(heuristic.act(first.player_observation()))
+    assert first.game.history[0].went_out == 0, "the seed's first hand: the opponent goes out before the learner moves"
+    options = dict(num_players=2, learner_seat=1, opponents="heuristic", episode="hand")
+    native, python = (Phase10VectorEnv(2, backend=backend, **options) for backend in ("native", "python"))
+    (obs, info), (their_obs, their_info) = native.reset(seed=[15455, 3]), python.reset(seed=[15455, 3])
+    assert info["action_mask"][0].any() and their_info["action_mask"][0].any(), "the learner has a hand to play"
+    assert np.array_equal(obs, their_obs)
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        actions = random_actions(native.action_masks(), rng)
+        for ours, theirs in zip(native.step(actions)[:4], python.step(actions)[:4]):
+            assert np.array_equal(ours, theirs)
