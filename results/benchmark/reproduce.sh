@@ -18,11 +18,7 @@ bench() { "$PY" -m agents.cli benchmark --split test --out "$out" --models "$out
 if run references; then
   for agent in random heuristic; do bench --algo ref --agent "$agent" --task all; done
 fi
-if run mcts; then  # the search agent thinks 15-80 ms a decision (with the load): fewer episodes, marked in the table
-  bench --algo ref --agent mcts --task OneHand-2p-Heuristic-v0 --games 200
-  bench --algo ref --agent mcts --task ShortGame-2p-Heuristic-v0 --games 100
-  bench --algo ref --agent mcts --task FullGame-2p-Heuristic-v0 --games 50
-fi
+if run mcts; then bench --algo ref --agent mcts --task all; fi  # the search agent (its play-outs in the native core)
 if run ppo; then bench --algo ppo --task all; fi
 if run bc; then bench --algo bc --task all; fi
 if run dqn; then bench --algo dqn --task all; fi
