@@ -28,7 +28,7 @@ def test_the_ladder_leaves_the_shipped_results_alone_unless_told(tmp_path, monke
 
 def test_the_benchmark_leaves_the_shipped_results_alone_unless_told(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    shipped = tmp_path / "results" / "benchmark" / "OneHand-2p-Heuristic-v0__random.json"
+    shipped = tmp_path / "results" / "benchmark" / "OneHand-2p-Heuristic-v0__random__seed0.json"
     shipped.parent.mkdir(parents=True)
     shipped.write_text("the committed result")
     main(["benchmark", "--algo", "ref", "--agent", "random", "--task", "OneHand-2p-Heuristic-v0", "--games", "2"])
