@@ -218,6 +218,7 @@ typedef struct {
     int samples, min_samples; /* samples drawn at most; before a candidate may leave the race */
     double confidence, points_weight;
     int oracle;               /* deal again the draw pile only (sees other hands: experiments only) */
+    int after_down;           /* search discards once the phase is down too */
 } SearchSettings;
 typedef struct { int candidates, samples; } SearchStats;
 double hand_value(const Game *g, int seat, const int *phases, const int *scores, double weight);

@@ -479,8 +479,9 @@ fail:
 static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *slots_obj, *idx_obj, *seeds_obj, *out_obj, *drawn_obj, *weights_obj = Py_None;
     SearchSettings cfg;
-    if (!PyArg_ParseTuple(args, "OOiiddpOOO|O", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
-                          &cfg.points_weight, &cfg.oracle, &seeds_obj, &out_obj, &drawn_obj, &weights_obj))
+    cfg.after_down = 0;
+    if (!PyArg_ParseTuple(args, "OOiiddpOOO|Op", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
+                          &cfg.points_weight, &cfg.oracle, &seeds_obj, &out_obj, &drawn_obj, &weights_obj, &cfg.after_down))
         return NULL;
     if (cfg.samples < 1 || cfg.min_samples < 2)
         return PyErr_Format(PyExc_ValueError, "samples must be at least 1 and min_samples at least 2");

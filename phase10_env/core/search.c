@@ -26,11 +26,11 @@ double hand_value(const Game *g, int seat, const int *phases, const int *scores,
 }
 
 /* The candidates of a decision, the heuristic's first; 1 when there is nothing to search. */
-static int candidates(const Slot *root, int *out) {
+static int candidates(const Slot *root, int after_down, int *out) {
     const Game *g = &root->g;
     int seat = g->current, h = heuristic_action(g, &root->p), count = 0;
     out[count++] = h;
-    if (g->laid[seat] || root->p.kind != PENDING_NONE) return count;
+    if ((g->laid[seat] && !after_down) || root->p.kind != PENDING_NONE) return count;
     uint8_t mask[NUM_ACTIONS];
     legal_mask(g, &root->p, mask);
     if (g->stage == STAGE_DRAW) {
@@ -46,7 +46,7 @@ static int candidates(const Slot *root, int *out) {
 
 int search_action(const Slot *root, const SearchSettings *cfg, const double (*weights)[NUM_KINDS], Pcg64 *rng,
                   SearchStats *stats) {
-    int cand[64], k = candidates(root, cand), seat = root->g.current, n = root->g.num_players;
+    int cand[64], k = candidates(root, cfg->after_down, cand), seat = root->g.current, n = root->g.num_players;
     if (stats) {
         stats->candidates = k;
         stats->samples = 0;
