@@ -30,9 +30,11 @@ void belief_features(const Game *g, int me, int p, float *out) {
         o[2 * NUM_KINDS + k] = g->discard_counts[k];
         o[3 * NUM_KINDS + k] = g->table_counts[k];
         o[4 * NUM_KINDS + k] = g->taken[p][k];
+        o[5 * NUM_KINDS + k] = g->discarded[p][k];
+        o[6 * NUM_KINDS + k] = g->passed[p][k];
         hidden -= g->taken[p][k];
     }
-    o += 5 * NUM_KINDS;
+    o += 7 * NUM_KINDS;
     for (int i = 0; i < BELIEF_PILE_TOP && i < g->num_discard; i++) one_hot(o + i * NUM_KINDS, g->discard[g->num_discard - 1 - i]);
     o += BELIEF_PILE_TOP * NUM_KINDS;
     one_hot(o, phase_of(g, p) - 1);

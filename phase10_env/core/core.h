@@ -62,6 +62,9 @@ typedef struct {
     int32_t hand_number;
     uint8_t hands[MAX_PLAYERS][NUM_KINDS];
     uint8_t taken[MAX_PLAYERS][NUM_KINDS]; /* taken_from_discard */
+    /* public memory of this hand, beyond the engine's state (for belief models): the cards each
+     * seat discarded, and the discard pile's top cards it saw at its draw and left there */
+    uint8_t discarded[MAX_PLAYERS][NUM_KINDS], passed[MAX_PLAYERS][NUM_KINDS];
     uint8_t hand_size[MAX_PLAYERS];
     uint8_t supply[MAX_PLAYERS][NUM_NUMBERS + 1]; /* number_counts */
     uint8_t draw[DECK_SIZE], discard[DECK_SIZE]; /* top last */
@@ -228,7 +231,7 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
 
 /* ---------------------------------------------------------------- belief.c */
 #define BELIEF_PILE_TOP 6
-#define BELIEF_FEATURES (5 * NUM_KINDS + BELIEF_PILE_TOP * NUM_KINDS + 25 + 10)
+#define BELIEF_FEATURES (7 * NUM_KINDS + BELIEF_PILE_TOP * NUM_KINDS + 25 + 10)
 void unseen_pool(const Game *g, int me, uint8_t *pool);
 void belief_features(const Game *g, int me, int p, float *out);
 void belief_targets(const Game *g, int me, int p, float *hidden, float *unseen);

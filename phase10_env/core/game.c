@@ -131,6 +131,8 @@ static void deal(Game *g, Events *ev) {
     for (int s = 0; s < n; s++) {
         memset(g->hands[s], 0, NUM_KINDS);
         memset(g->taken[s], 0, NUM_KINDS);
+        memset(g->discarded[s], 0, NUM_KINDS);
+        memset(g->passed[s], 0, NUM_KINDS);
         memset(g->supply[s], 0, NUM_NUMBERS + 1);
         g->hand_size[s] = 0;
         g->num_groups[s] = 0;
@@ -275,6 +277,7 @@ void apply_move(Game *g, const Move *m, Events *ev) {
             g->discard_counts[card]--;
             g->taken[seat][card]++;
         } else {
+            if (g->num_discard) g->passed[seat][g->discard[g->num_discard - 1]]++;
             card = g->draw[--g->num_draw];
         }
         add_to_hand(g, seat, card);
@@ -284,6 +287,7 @@ void apply_move(Game *g, const Move *m, Events *ev) {
     if (m->type == MOVE_DISCARD) {
         int card = m->card;
         take_from_hand(g, seat, card);
+        g->discarded[seat][card]++;
         g->discard[g->num_discard++] = (uint8_t)card;
         g->discard_counts[card]++;
         if (m->target >= 0) {

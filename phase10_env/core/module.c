@@ -578,7 +578,7 @@ static const Field GROUP_FIELDS[] = {F(Group, kind, "i1"), F(Group, value, "i1")
 static const Field GAME_FIELDS[] = {
     F(Game, rng, "Pcg64"), F(Game, seed, "u8"), F(Game, rules, "Rules"), F(Game, num_players, "u1"), F(Game, dealer, "u1"),
     F(Game, current, "u1"), F(Game, stage, "u1"), F(Game, replay, "u1"), F(Game, winners, "u1"),
-    F(Game, hand_number, "i4"), F(Game, hands, "(6,50)u1"), F(Game, taken, "(6,50)u1"), F(Game, hand_size, "(6,)u1"),
+    F(Game, hand_number, "i4"), F(Game, hands, "(6,50)u1"), F(Game, taken, "(6,50)u1"), F(Game, discarded, "(6,50)u1"), F(Game, passed, "(6,50)u1"), F(Game, hand_size, "(6,)u1"),
     F(Game, supply, "(6,13)u1"), F(Game, draw, "(108,)u1"), F(Game, discard, "(108,)u1"), F(Game, num_draw, "u1"),
     F(Game, num_discard, "u1"), F(Game, discard_counts, "(50,)u1"), F(Game, table_counts, "(50,)u1"),
     F(Game, table, "(6,2)Group"), F(Game, num_groups, "(6,)u1"), F(Game, completed, "(6,)u1"), F(Game, laid, "(6,)u1"),
