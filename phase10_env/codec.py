@@ -30,17 +30,9 @@ from .actions import (
 )
 from .engine.cards import NUM_NATURALS, NUM_NUMBERS, NUMBER_OF, PRESENT, SKIP, WILD
 from .engine.game import DRAW, PLAY, Game
+from .engine.melds import arrange, can_fill, first_group_choices, second_group_choices
 from .engine.moves import Discard, Draw, Hit, LayDown, Move
-from .engine.phases import (
-    MELDS,
-    GroupKind,
-    Meld,
-    arrange,
-    can_fill,
-    first_group_choices,
-    partner_requirement,
-    second_group_choices,
-)
+from .engine.phases import MELDS, GroupKind, Meld, partner_requirement
 
 
 @dataclass(frozen=True)

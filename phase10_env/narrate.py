@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from .engine.cards import COLOURS, SKIP, WILD, card_name, cards_text
 from .engine.game import Game
 from .engine.moves import Discard, Draw, Event, GameEnded, HandEnded, HandResult, Hit, LayDown, Move, TieReplay, TurnLost
-from .engine.phases import GroupKind, TableGroup
+from .engine.phases import GroupKind
 from .engine.record import GameRecord
+from .engine.table import TableGroup
 
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 

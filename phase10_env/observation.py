@@ -48,7 +48,8 @@ from .engine.cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, NUM_NUMBERS
 from .engine.compiled import load
 from .engine.game import DRAW, GAME_OVER, PLAY, Game
 from .engine.moves import Draw, Event, HandEnded, Hit, LayDown, Move
-from .engine.phases import GroupKind, Meld, TableGroup
+from .engine.phases import GroupKind, Meld
+from .engine.table import TableGroup
 from .planning import PLANNING_HIGH, PLANNING_SIZE, planning_features
 
 

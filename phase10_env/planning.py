@@ -1,5 +1,5 @@
 """Optional planning features (``features="planning"``): how close the observer's own hand is
-to its phase, computed by the rules engine's :func:`~phase10_env.engine.phases.phase_progress`,
+to its phase, computed by the rules engine's :func:`~phase10_env.engine.progress.phase_progress`,
 and two pieces of public memory. They add nothing a player could not work out from its own
 hand and what it saw; they spare a network from learning that arithmetic and that memory. The
 progress parts are zero once the phase is down.
@@ -29,7 +29,8 @@ import numpy as np
 
 from .engine.cards import COLOUR_OF, DECK_COUNTS, NUM_KINDS, NUMBER_OF, SKIP, WILD, counts_of
 from .engine.game import Game
-from .engine.phases import PHASES, GroupKind, NaturalRule, phase_progress
+from .engine.phases import PHASES, GroupKind, NaturalRule
+from .engine.progress import phase_progress
 from .engine.view import SeatView
 
 PLANNING_LAYOUT: tuple[tuple[str, int], ...] = (

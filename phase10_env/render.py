@@ -7,7 +7,9 @@ from .codec import Pending
 from .engine.cards import COLOURS, SKIP, card_name, cards_text, kinds_of
 from .engine.config import RulesConfig
 from .engine.game import STAGE_NAMES, Game
-from .engine.phases import GroupKind, Meld, TableGroup, arrange, phase_text
+from .engine.melds import arrange
+from .engine.phases import GroupKind, Meld, phase_text
+from .engine.table import TableGroup
 from .engine.view import SeatView
 from .narrate import meld_words
 

@@ -36,7 +36,8 @@ from functools import lru_cache
 from phase10_env.codec import Pending, next_action
 from phase10_env.engine import SKIP, WILD, Discard, Draw, Hit, LayDown, Move, SeatView, Stage, TableGroup
 from phase10_env.engine.cards import COLOUR_OF, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS, NUMBER_OF, POINTS, counts_of, hand_points
-from phase10_env.engine.phases import PHASES, GroupKind, NaturalRule, phase_progress
+from phase10_env.engine.phases import PHASES, GroupKind, NaturalRule
+from phase10_env.engine.progress import count_laydowns, phase_progress
 from phase10_env.policy import PlayerObservation
 
 
@@ -232,51 +233,27 @@ def _profile(cards: tuple[int, ...], colour: bool) -> bytearray:
     return profile
 
 
-@lru_cache(maxsize=1 << 16)
-def _progress(profile: bytes, phase: int, natural: NaturalRule) -> tuple[int, int]:
-    """:func:`phase_progress` of a hand given by its profile, which settles it (cached)."""
+def _hand(profile: bytes, phase: int) -> bytearray:
+    """A hand (per-kind counts) with the profile's Wilds and numbers (colours): what the phase's
+    rules see of the hand the profile was made from."""
     hand = bytearray(NUM_KINDS)
     hand[WILD] = profile[0]
     colour = _is_colour(phase)
     for slot in range(1, len(profile)):
         hand[(slot - 1) * NUM_NUMBERS if colour else slot - 1] = profile[slot]
-    return phase_progress(hand, PHASES[phase], natural)
+    return hand
+
+
+@lru_cache(maxsize=1 << 16)
+def _progress(profile: bytes, phase: int, natural: NaturalRule) -> tuple[int, int]:
+    """:func:`phase_progress` of a hand given by its profile, which settles it (cached)."""
+    return phase_progress(_hand(profile, phase), PHASES[phase], natural)
 
 
 @lru_cache(maxsize=1 << 16)
 def _layouts(profile: bytes, phase: int, missing: int) -> int:
-    """How many lay-downs (a value for every group of the phase) ``missing`` more cards would
-    complete, the groups taking the profile's natural cards first. (A phase of two groups
-    starts with a set, R9.)"""
-    reqs = PHASES[phase]
-    size = sum(r.size for r in reqs)
-    completes = [max(size - n - profile[0], 0 if n else 1) == missing for n in range(size + 1)]
-    first = reqs[0]
-    if first.kind == GroupKind.COLOUR:
-        return sum(completes[min(n, first.size)] for n in profile[1:])
-    present = sum(1 << (n - 1) for n in range(1, NUM_NUMBERS + 1) if profile[n])
-    if len(reqs) == 1:
-        return sum(completes[_run_naturals(present, v, first.size)] for v in range(1, NUM_NUMBERS - first.size + 2))
-    second = reqs[1]
-    count = 0
-    for v1 in range(1, NUM_NUMBERS + 1):
-        n1 = min(profile[v1], first.size)
-        left = profile[v1] - n1
-        if second.kind == GroupKind.SET:
-            count += completes[n1 + min(left, second.size)]
-            count += sum(completes[n1 + min(profile[v2], second.size)]
-                         for v2 in range(v1 + 1 if second == first else 1, NUM_NUMBERS + 1) if v2 != v1)
-        else:
-            rest = present if left else present & ~(1 << (v1 - 1))
-            count += sum(completes[n1 + _run_naturals(rest, v2, second.size)]
-                         for v2 in range(1, NUM_NUMBERS - second.size + 2))
-    return count
-
-
-def _run_naturals(present: int, start: int, size: int) -> int:
-    """Natural cards a run from ``start`` takes from a hand holding the numbers in bit mask
-    ``present`` (bit n-1 for number n)."""
-    return ((present >> (start - 1)) & ((1 << size) - 1)).bit_count()
+    """:func:`count_laydowns` of a hand given by its profile (cached)."""
+    return count_laydowns(_hand(profile, phase), PHASES[phase], missing)
 
 
 # ---------------------------------------------------------------------- the table

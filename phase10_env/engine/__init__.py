@@ -22,6 +22,7 @@ from .cards import (
 )
 from .config import RulesConfig, load_rules
 from .game import Game, GameRecord
+from .melds import allocate
 from .moves import (
     Discard,
     Draw,
@@ -36,10 +37,12 @@ from .moves import (
     TieReplay,
     TurnLost,
 )
-from .phases import PHASES, GroupKind, Meld, NaturalRule, Requirement, TableGroup, allocate, laydowns, phase_text
+from .phases import PHASES, GroupKind, Meld, NaturalRule, Requirement, phase_text
 from .scenario import build_game
+from .search import laydowns
 from .seats import MAX_PLAYERS, MIN_PLAYERS, Stage
 from .state import GameState, load_state
+from .table import TableGroup
 from .view import PlayerInfo, SeatView
 
 __all__ = [

@@ -1,6 +1,6 @@
-/* The lay-down search of phases.laydowns_from_supply, compiled.
+/* The lay-down search of search.laydowns_from_supply, compiled.
  *
- * phases.py holds the reference implementation in Python and documents the method; this file
+ * search.py holds the reference implementation in Python and documents the method; this file
  * follows it step by step (same options, same order of results) and is used in its place when
  * the extension is built. tests/engine/test_search_speedup.py checks that the two agree.
  */

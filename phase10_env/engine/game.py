@@ -23,6 +23,7 @@ import numpy as np
 
 from .cards import DECK_COUNTS, NUM_NATURALS, NUM_NUMBERS, SKIP, WILD, card_name, counts_of, hand_points
 from .config import RulesConfig, load_rules
+from .melds import allocate, arrange, laydown_card_choices, laydown_card_problem
 from .moves import (
     Discard,
     Draw,
@@ -39,23 +40,12 @@ from .moves import (
     move_from_json,
     move_to_json,
 )
-from .phases import (
-    PHASES,
-    GroupKind,
-    Meld,
-    TableGroup,
-    allocate,
-    arrange,
-    laydown_card_choices,
-    laydown_card_problem,
-    laydowns,
-    laydowns_from_supply,
-    matches_requirements,
-    number_supply,
-)
+from .phases import PHASES, GroupKind, Meld, matches_requirements
+from .search import laydowns, laydowns_from_supply, number_supply
 from .seats import check_num_players, next_active
 from .seeds import seed_from_json, seed_to_json
 from .state import DRAW, GAME_OVER, HAND_SIZE, PLAY, STAGE_NAMES, GameState, load_state
+from .table import TableGroup
 from .view import SeatView, seat_view
 
 __all__ = ["Game", "GameRecord", "DRAW", "PLAY", "GAME_OVER", "HAND_SIZE", "STAGE_NAMES", "DECK"]

@@ -31,7 +31,7 @@ class LayDown:
     """Lay down the whole phase: one meld per group of the phase, in any order (the first
     becomes the player's group 0). ``cards`` names the cards of each meld (a run's in the
     order of its numbers, each Wild in the place it stands for); without it the engine takes
-    natural cards before Wilds (see :func:`~phase10_env.engine.phases.allocate`)."""
+    natural cards before Wilds (see :func:`~phase10_env.engine.melds.allocate`)."""
 
     melds: tuple[Meld, ...]
     cards: tuple[tuple[int, ...], ...] | None = None

@@ -60,8 +60,9 @@ from .cards import (
 )
 from .config import RulesConfig
 from .moves import HandResult
-from .phases import KIND_NAMES, PHASES, GroupKind, Requirement, TableGroup
+from .phases import KIND_NAMES, PHASES, GroupKind, Requirement, missing_naturals
 from .seats import Stage, check_num_players, next_active
+from .table import TableGroup
 
 HAND_SIZE = 10
 DRAW, PLAY, GAME_OVER = Stage.DRAW, Stage.PLAY, Stage.GAME_OVER
@@ -530,8 +531,7 @@ def _check_groups(state: GameState, s: int) -> None:
     fits = len(shapes) == len(wanted) and all(k == rk and size >= rs for (k, size), (rk, rs) in zip(shapes, wanted))
     if not fits:
         raise _bad(f"seat {s}'s groups do not make phase {phase}")
-    naturals = [g.naturals() for g in groups]
-    if (state.rules.natural_rule == "per_group" and not all(naturals)) or not any(naturals):
+    if missing_naturals(state.rules.natural, [g.naturals() for g in groups]):
         raise _bad(f"seat {s}'s phase breaks natural_rule={state.rules.natural_rule!r} (R11)")
 
 

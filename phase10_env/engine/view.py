@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from .cards import SKIP, kinds_of
 from .config import RulesConfig
 from .moves import HandResult, Move
-from .phases import PHASES, Requirement, TableGroup
+from .phases import PHASES, Requirement
 from .seats import Stage, next_active
 from .state import GameState
+from .table import TableGroup
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """A slow, deliberately simple reference for phase lay-downs, written from docs/rules.md alone.
 
-Nothing here comes from ``phase10_env.engine.phases`` (whose ``allocate`` / ``laydowns`` this
+Nothing here comes from the engine's ``melds`` or ``search`` modules (whose ``allocate`` / ``laydowns`` this
 module is used to check); it does not even import the engine. Cards are the engine's integer
 kinds (``colour * 12 + number - 1`` for naturals, 48 = Wild, 49 = Skip) only because that is the
 form the tests share with the engine; everything else is re-derived from the rules:

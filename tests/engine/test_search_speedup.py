@@ -5,18 +5,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phase10_env.engine import phases
+from phase10_env.engine import search
 from phase10_env.engine.cards import NUM_NUMBERS
-from phase10_env.engine.phases import (
-    PHASES,
-    GroupKind,
-    Meld,
-    NaturalRule,
-    Requirement,
-    search_laydowns,
-)
+from phase10_env.engine.phases import PHASES, GroupKind, Meld, NaturalRule, Requirement
+from phase10_env.engine.search import search_laydowns
 
-pytestmark = pytest.mark.skipif(phases._search is None, reason="the compiled search is not built (no C compiler?)")
+pytestmark = pytest.mark.skipif(search._search is None, reason="the compiled search is not built (no C compiler?)")
 
 # A hand's natural cards per number (index 0 unused), up to all 8 of a number.
 supplies = st.lists(st.integers(0, 8), min_size=NUM_NUMBERS, max_size=NUM_NUMBERS).map(lambda s: [0] + s)
@@ -31,16 +25,16 @@ def test_compiled_search_finds_what_the_reference_finds(supply, wilds, requireme
     reference_supply = list(supply)
     expected = search_laydowns(reference_supply, wilds, requirements, rule)
     assert reference_supply == supply  # the reference puts back what it borrows
-    assert phases.laydowns_from_supply(supply, wilds, requirements, rule) == expected
+    assert search.laydowns_from_supply(supply, wilds, requirements, rule) == expected
 
 
 def test_a_hand_with_two_sets_lists_every_pair_once():
     supply = [0] * (NUM_NUMBERS + 1)
     supply[3], supply[7], supply[9] = 3, 3, 2
-    found = phases.laydowns_from_supply(supply, 1, PHASES[1], NaturalRule.PER_PHASE)
+    found = search.laydowns_from_supply(supply, 1, PHASES[1], NaturalRule.PER_PHASE)
     assert found == [(Meld(0, 3, 3), Meld(0, 7, 3)), (Meld(0, 3, 3), Meld(0, 9, 3)), (Meld(0, 7, 3), Meld(0, 9, 3))]
 
 
 def test_bad_supply_is_refused_with_a_clear_error():
     with pytest.raises(ValueError, match="supply must hold 13 counts"):
-        phases.laydowns_from_supply([1, 2, 3], 0, PHASES[1], NaturalRule.PER_PHASE)
+        search.laydowns_from_supply([1, 2, 3], 0, PHASES[1], NaturalRule.PER_PHASE)
