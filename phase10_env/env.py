@@ -46,10 +46,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .actions import ACTIONS, NUM_ACTIONS, IllegalActionError, check_action_id, describe
-from .codec import NO_ACTIONS, Pending, decode, legal_mask
+from .codec import NO_ACTIONS, decode, legal_mask, step_of
 from .engine.config import RulesConfig, load_rules
 from .engine.game import GAME_OVER, PLAY, Game
-from .engine.moves import GameEnded, HandEnded, LayDown
+from .engine.moves import GameEnded, HandEnded
+from .engine.partial import PartialHit, PartialLayDown, PartialMove, step_problem
 from .engine.seats import check_num_players
 from .engine.view import SeatView
 from .observation import ObservationEncoder, observation_bounds
@@ -162,7 +163,7 @@ class raw_env(AECEnv, EzPickle):
         """Begin an episode on ``game`` (a new or loaded one), nothing in progress."""
         self.game = game
         self._encoder = ObservationEncoder(game, planning=self.features == "planning")
-        self._pending: Pending | None = None
+        self._pending: PartialMove | None = None
         self._move_actions: list[int] = []
         self._steps = 0
         self.agents = self.possible_agents[:]
@@ -234,7 +235,7 @@ class raw_env(AECEnv, EzPickle):
             if game.stage != PLAY or not 0 <= a < NUM_ACTIONS or not legal_mask(game, pending)[a]:
                 raise ValueError(f"malformed env state: move_actions {moves} are not a move in progress here")
             result = decode(game, a, pending)
-            if type(result) is not Pending:
+            if not isinstance(result, (PartialLayDown, PartialHit)):
                 raise ValueError(f"malformed env state: move_actions {moves} complete a move; it would have been made")
             pending = result
         self._start(game)
@@ -282,7 +283,7 @@ class raw_env(AECEnv, EzPickle):
         mover, pending = game.current, self._pending
         move = decode(game, action, pending)
         self._steps += 1
-        if type(move) is Pending:
+        if type(move) is PartialLayDown or type(move) is PartialHit:
             self._pending = move
             self._move_actions.append(action)
             self._encoder.set_pending(move)
@@ -334,21 +335,23 @@ class raw_env(AECEnv, EzPickle):
         self._rewards_dirty = True
 
     def _why_illegal(self, a: int) -> str:
-        game, pending = self.game, self._pending
-        if pending is not None:
-            return f"{pending_text(pending)}: finish it first"
-        action = ACTIONS[a]
-        if action.kind == "choose":
-            return "no lay-down or hit is waiting for a card"
-        if action.kind == "lay":
-            if game.stage == PLAY and not game.laid[game.current]:
-                return f"{action.meld} is not part of any lay-down this hand can complete"
-            return game.illegal_reason(LayDown((action.meld,))) or "the action is masked in this state"
-        try:
+        """Why the masked action ``a`` is illegal, in the engine's words."""
+        game, partial = self.game, self._pending
+        assert game is not None  # step() checked it
+        action, n = ACTIONS[a], game.num_players
+        offset = action.skip_offset if action.kind == "skip" else action.seat_offset
+        if offset is not None and offset >= n:
+            return f"there is no seat at offset {offset} in a {n}-player game"
+        step = step_of(game, a)
+        if step is not None:
+            reason = step_problem(game, partial, step)
+        elif partial is not None:
+            reason = f"{pending_text(partial)}: finish it first"
+        else:
             move = decode(game, a, None)
-        except IndexError:
-            return "no such card or group is available"
-        return game.illegal_reason(move) or "the action is masked in this state"
+            assert not isinstance(move, (PartialLayDown, PartialHit))  # an action that is no step names a move
+            reason = game.illegal_reason(move)
+        return reason or "the engine finds it legal, yet the mask refuses it: a bug in the masks"
 
     def _score_events(self, events: tuple) -> None:
         cfg, n = self.reward_config, self.num_players
@@ -421,9 +424,10 @@ class raw_env(AECEnv, EzPickle):
         return PlayerObservation(agent, self._seat_of[agent], obs["observation"], obs["action_mask"], self._pending, view)
 
     @property
-    def pending(self) -> Pending | None:
+    def pending(self) -> PartialMove | None:
         """The move the acting agent has started and finishes with its next actions, if any
-        (a lay-down group by group, or the choice of cards for a group or a hit)."""
+        (a lay-down group by group, or the choice of cards for a group or a hit: an engine
+        :data:`~phase10_env.engine.partial.PartialMove`)."""
         return self._pending
 
     def render(self) -> str | None:

@@ -43,11 +43,11 @@ from array import array
 import numpy as np
 
 from .actions import GROUPS_PER_SEAT, MAX_SEATS
-from .codec import Pending
 from .engine.cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, NUM_NUMBERS
 from .engine.compiled import load
 from .engine.game import DRAW, GAME_OVER, PLAY, Game
 from .engine.moves import Draw, Event, HandEnded, Hit, LayDown, Move
+from .engine.partial import PartialHit, PartialLayDown, PartialMove
 from .engine.phases import GroupKind, Meld
 from .engine.table import TableGroup
 from .planning import PLANNING_HIGH, PLANNING_SIZE, planning_features
@@ -204,7 +204,8 @@ class ObservationEncoder:
         self._flat = np.frombuffer(self._items, dtype=np.float32)
         self._tail = array("f", bytes(4 * _TAIL))  # the move in progress, stage and game values
         self._tail_values = np.frombuffer(self._tail, dtype=np.float32)
-        self._pending: Pending | None = None
+        self._pending: PartialMove | None = None
+        self._choosing_cards = False
         self._to_act = -1
         self.refresh_all()
 
@@ -248,22 +249,23 @@ class ObservationEncoder:
             values[i * GROUP_VALUES:(i + 1) * GROUP_VALUES] = table_group_values(group)
         self._put(s, SEAT_VALUES, values)
 
-    def set_pending(self, pending: Pending | None) -> None:
+    def set_pending(self, pending: PartialMove | None) -> None:
         """The move in progress of the player to act (``None``: none)."""
         self._pending = pending
+        self._choosing_cards = type(pending) is PartialHit or (type(pending) is PartialLayDown and pending.meld is not None)
         tail = self._tail
         tail[:_T_STAGE] = _NO_PENDING
         if pending is None:
             return
-        groups = [meld for meld, _ in pending.laid] + ([pending.meld] if pending.meld is not None else [])
-        for i, meld in enumerate(groups):
-            tail[i * GROUP_VALUES:(i + 1) * GROUP_VALUES] = array("f", meld_values(meld))
-        if pending.hit is not None:
-            target, group, number = pending.hit
-            tail[_T_HIT + (target - self.game.current) % self.game.num_players] = 1.0
-            tail[_T_HIT + MAX_SEATS + group] = 1.0
-            tail[_T_HIT + MAX_SEATS + GROUPS_PER_SEAT + number - 1] = 1.0
-        for k in pending.settled_cards():
+        if type(pending) is PartialHit:
+            tail[_T_HIT + (pending.target - self.game.current) % self.game.num_players] = 1.0
+            tail[_T_HIT + MAX_SEATS + pending.group] = 1.0
+            tail[_T_HIT + MAX_SEATS + GROUPS_PER_SEAT + pending.number - 1] = 1.0
+        else:
+            groups = [meld for meld, _ in pending.groups] + ([pending.meld] if pending.meld is not None else [])
+            for i, meld in enumerate(groups):
+                tail[i * GROUP_VALUES:(i + 1) * GROUP_VALUES] = array("f", meld_values(meld))
+        for k in pending.cards_taken():
             tail[_T_CARDS + k] += 1.0
 
     def after_move(self, mover: int, move: Move, events: tuple[Event, ...]) -> None:
@@ -304,8 +306,8 @@ class ObservationEncoder:
         tail, stage, pending = self._tail, g.stage, self._pending
         tail[_T_STAGE] = stage == DRAW
         tail[_T_STAGE + 1] = stage == PLAY and pending is None
-        tail[_T_STAGE + 2] = pending is not None and not pending.options
-        tail[_T_STAGE + 3] = pending is not None and bool(pending.options)
+        tail[_T_STAGE + 2] = pending is not None and not self._choosing_cards
+        tail[_T_STAGE + 3] = self._choosing_cards
         tail[_T_GAME] = g.replay
         tail[_T_GAME + 1] = len(g.draw_pile) / DECK_SIZE
         tail[_T_GAME + 2] = len(pile) / DECK_SIZE

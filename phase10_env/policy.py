@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .codec import Pending
+from .engine.partial import PartialMove
 from .engine.view import SeatView
 from .observation import OBS_SIZE
 from .planning import PLANNING_SIZE, planning_features_of_view
@@ -23,7 +23,7 @@ from .planning import PLANNING_SIZE, planning_features_of_view
 @dataclass(frozen=True)
 class PlayerObservation:
     """One agent's input for one decision. ``pending`` is the move the agent has started and
-    finishes with this action (see :class:`~phase10_env.codec.Pending`). ``view`` is ``None``
+    finishes with this action (see :mod:`phase10_env.engine.partial`). ``view`` is ``None``
     when the caller was told the agent does not read it (``Policy.needs_view = False``):
     building it costs more than a network's whole decision."""
 
@@ -31,7 +31,7 @@ class PlayerObservation:
     seat: int
     observation: np.ndarray
     action_mask: np.ndarray
-    pending: Pending | None
+    pending: PartialMove | None
     view: SeatView | None
 
     def seat_view(self) -> SeatView:

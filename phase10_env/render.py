@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from .actions import ACTIONS, HIT_WILD_HIGH, HIT_WILD_LOW, check_action_id
-from .codec import Pending
 from .engine.cards import COLOURS, SKIP, card_name, cards_text, kinds_of
 from .engine.config import RulesConfig
 from .engine.game import STAGE_NAMES, Game
 from .engine.melds import arrange
+from .engine.partial import PartialHit, PartialMove
 from .engine.phases import GroupKind, Meld, phase_text
 from .engine.table import TableGroup
 from .engine.view import SeatView
@@ -97,15 +97,15 @@ def _meld_text(meld: Meld) -> str:
     return meld_words(meld.kind, meld.value, meld.size)
 
 
-def pending_text(pending: Pending | None) -> str | None:
+def pending_text(partial: PartialMove | None) -> str | None:
     """The move the player to act has started and must finish, in words, or None."""
-    if pending is None:
+    if partial is None:
         return None
-    if pending.hit is not None:
-        return f"hitting a {pending.hit[2]}: choose which card"
-    groups = [f"{_meld_text(meld)} ({cards_text(arrange(meld, cards))})" for meld, cards in pending.laid]
-    if pending.meld is not None:
-        chosen = _meld_text(pending.meld) + (f" with {cards_text(pending.picked)}" if pending.picked else "")
+    if type(partial) is PartialHit:
+        return f"hitting a {partial.number}: choose which card"
+    groups = [f"{_meld_text(meld)} ({cards_text(arrange(meld, cards))})" for meld, cards in partial.groups]
+    if partial.meld is not None:
+        chosen = _meld_text(partial.meld) + (f" with {cards_text(partial.settled)}" if partial.settled else "")
         return "laying down " + " and ".join([*groups, chosen]) + ": choose its cards"
     return "laying down " + " and ".join(groups) + ": choose the second group"
 

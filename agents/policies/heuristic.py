@@ -28,14 +28,14 @@ of 2-player games against the bot without them (4,000 games).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from phase10_env.codec import Pending, next_action
+from phase10_env.codec import next_action
 from phase10_env.engine import SKIP, WILD, Discard, Draw, Hit, LayDown, Move, SeatView, Stage, TableGroup
 from phase10_env.engine.cards import COLOUR_OF, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS, NUMBER_OF, POINTS, counts_of, hand_points
+from phase10_env.engine.partial import PartialMove, leads_to
 from phase10_env.engine.phases import PHASES, GroupKind, NaturalRule
 from phase10_env.engine.progress import count_laydowns, phase_progress
 from phase10_env.policy import PlayerObservation
@@ -82,7 +82,7 @@ class HeuristicAgent:
 
     def act(self, obs: PlayerObservation) -> int:
         view = obs.seat_view()
-        action = next_action(self.choose_move(view, obs.pending), obs.pending, view.seat, view.num_players)
+        action = next_action(view, self.choose_move(view, obs.pending), obs.pending)
         if not obs.action_mask[action]:
             raise RuntimeError(f"the heuristic chose action {action}, which is not legal here: a bug in the heuristic")
         return action
@@ -111,7 +111,7 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------------ playing
 
-    def choose_move(self, view: SeatView, pending: Pending | None = None) -> Move:
+    def choose_move(self, view: SeatView, pending: PartialMove | None = None) -> Move:
         """The move it likes best, a draw included (``pending``: the lay-down or hit whose
         actions are under way, which the move must complete)."""
         if view.stage == Stage.DRAW:
@@ -120,11 +120,8 @@ class HeuristicAgent:
         laydowns = [m for m in moves if isinstance(m, LayDown)]
         hits = [m for m in moves if isinstance(m, Hit)]
         if pending is not None:
-            if pending.hit is not None:
-                target, group, number = pending.hit
-                hits = [m for m in hits if (m.target, m.group) == (target, group) and NUMBER_OF[m.card] == number]
-            else:
-                laydowns = [m for m in laydowns if _extends(m, pending)]
+            laydowns = [m for m in laydowns if leads_to(pending, m)]
+            hits = [m for m in hits if leads_to(pending, m)]
         if laydowns:
             move: Move = min(laydowns, key=lambda m: _after_laydown(view, m))
         elif hits:
@@ -264,18 +261,6 @@ def _fits_anywhere(card: int, table: tuple[tuple[TableGroup, ...], ...]) -> bool
         return False
     return any(g.accepts(card) or (card == WILD and g.kind == GroupKind.RUN and g.accepts(card, True))
                for groups in table for g in groups)
-
-
-def _extends(move: LayDown, pending: Pending) -> bool:
-    """Whether ``move`` is a lay-down the one in progress can still become."""
-    rest = [(m, tuple(sorted(c))) for m, c in zip(move.melds, move.cards)]
-    for group in pending.laid:
-        if group not in rest:
-            return False
-        rest.remove(group)
-    if pending.meld is None:
-        return True
-    return any(m == pending.meld and not Counter(pending.picked) - Counter(c) for m, c in rest)
 
 
 def _after_laydown(view: SeatView, move: LayDown) -> tuple[int, int]:

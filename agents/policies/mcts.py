@@ -143,7 +143,7 @@ class SearchAgent:
             move = self.heuristic.choose_move(view, obs.pending)
         else:
             move = self.choose_move(view)
-        action = next_action(move, obs.pending, view.seat, view.num_players)
+        action = next_action(view, move, obs.pending)
         if not obs.action_mask[action]:
             raise RuntimeError(f"mcts chose action {action}, which is not legal here: a bug in the search")
         return action

@@ -349,8 +349,9 @@ class Game(GameState):
             return None
         if type(move) not in (LayDown, Hit, Discard):
             return f"not a move: {move!r}"
-        if stage != PLAY:
-            return "the player must draw first (R5)"
+        problem = self.play_problem()
+        if problem is not None:
+            return problem
         seat = self.current
         hand = self.hands[seat]
         if type(move) is Discard:
@@ -395,6 +396,15 @@ class Game(GameState):
             return None if problem is None else f"{problem} (natural_rule={self.rules.natural_rule!r})"
         if allocate(hand, melds, self.rules.natural) is None:
             return f"the hand cannot make these groups (natural_rule={self.rules.natural_rule!r})"
+        return None
+
+    def play_problem(self) -> str | None:
+        """Why the player to act cannot make a move of the play stage now (lay down, hit,
+        discard, or a step of a move in progress, :mod:`.partial`), or None."""
+        if self.stage == GAME_OVER:
+            return "the game is over"
+        if self.stage != PLAY:
+            return "the player must draw first (R5)"
         return None
 
     def is_legal(self, move: Move) -> bool:

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from phase10_env import raw_env
 from phase10_env.actions import CHOOSE_FIRST, DISCARD_FIRST, MELD_IDS, hit_id
-from phase10_env.codec import Pending, decode, legal_mask
+from phase10_env.codec import decode, legal_mask
 from phase10_env.engine import Game, LayDown, Meld, Move, build_game, card
+from phase10_env.engine.partial import PartialHit, PartialLayDown, PartialMove
 from tests.env.play import VARIANTS, random_steps
 
 
@@ -22,18 +23,18 @@ def same_move(move: Move) -> object:
     return move
 
 
-def reachable_moves(game: Game, pending: Pending | None = None) -> list[Move]:
+def reachable_moves(game: Game, pending: PartialMove | None = None) -> list[Move]:
     """Every engine move some sequence of unmasked actions plays from here (each state of a move
     in progress visited once)."""
     moves: list[Move] = []
-    seen: set[Pending] = set()
+    seen: set[PartialMove] = set()
 
-    def walk(state: Pending | None) -> None:
+    def walk(state: PartialMove | None) -> None:
         mask = legal_mask(game, state)
         assert mask.any(), f"no legal action while {state} is in progress"
         for a in np.flatnonzero(mask):
             result = decode(game, int(a), state)
-            if isinstance(result, Pending):
+            if isinstance(result, (PartialLayDown, PartialHit)):
                 if result not in seen:
                     seen.add(result)
                     walk(result)
@@ -86,14 +87,14 @@ def test_a_card_choice_appears_where_the_cards_left_in_hand_differ() -> None:
     env = raw_env(num_players=2)
     env.reset(options={"state": game.to_json()})
     env.step(MELD_IDS[Meld(0, 7, 3)])
-    assert env.pending.meld == Meld(0, 7, 3) and not env.pending.picked
+    assert env.pending == PartialLayDown(meld=Meld(0, 7, 3))
     sevens = {CHOOSE_FIRST + card(7, c) for c in range(4)}
     assert set(np.flatnonzero(env.action_mask())) == sevens  # keep any one of the four 7s
     env.step(CHOOSE_FIRST + card(7, 3))
     env.step(CHOOSE_FIRST + card(7, 2))
-    assert env.pending.picked == (card(7, 2), card(7, 3))
+    assert env.pending == PartialLayDown(meld=Meld(0, 7, 3), settled=(card(7, 2), card(7, 3)))
     env.step(CHOOSE_FIRST + card(7, 1))  # R7 stays in hand
-    assert env.pending.laid == ((Meld(0, 7, 3), (card(7, 1), card(7, 2), card(7, 3))),)
+    assert env.pending == PartialLayDown(groups=((Meld(0, 7, 3), (card(7, 1), card(7, 2), card(7, 3))),))
     env.step(MELD_IDS[Meld(0, 3, 3)])  # R3 B3 G3: nothing to choose
     assert env.game.laid[0] and env.game.hands[0][card(7, 0)] == 1
 
