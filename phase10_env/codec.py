@@ -28,7 +28,7 @@ from .actions import (
 )
 from .engine.cards import NUM_NUMBERS, NUMBER_OF, PRESENT, SKIP, WILD, counts_of
 from .engine.game import DRAW, PLAY, Game
-from .engine.moves import Discard, Draw, Hit, LayDown, Move
+from .engine.moves import Discard, Draw, Hit, LayDown, Move, can_take_discard
 from .engine.partial import (
     ChooseCard,
     HitNumber,
@@ -63,10 +63,7 @@ def legal_mask(game: Game, partial: PartialMove | None = None) -> np.ndarray:
     of 0 and 1, read-only because draw-stage masks are shared."""
     stage = game.stage
     if stage == DRAW:
-        # Game.can_draw_discard, inlined: a quarter of this call's time at the draw stage (measured;
-        # tests/env/test_codec_reference.py holds the copy to the reference).
-        pile = game.discard_pile
-        return _DRAW_MASKS[1 if game.draw_pile else 0][1 if pile and pile[-1] != SKIP else 0]
+        return _DRAW_MASKS[1 if game.draw_pile else 0][1 if can_take_discard(game.discard_pile) else 0]
     if stage != PLAY:
         return NO_ACTIONS
     out = bytearray(NUM_ACTIONS)

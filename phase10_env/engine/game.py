@@ -37,6 +37,7 @@ from .moves import (
     Move,
     TieReplay,
     TurnLost,
+    can_take_discard,
     move_from_json,
     move_to_json,
 )
@@ -256,8 +257,7 @@ class Game(GameState):
             return []
         hand = self.hands[seat]
         key = bytes(hand)
-        rules = self.rules
-        phase = rules.phases[min(self.phases_completed[seat], rules.phases_to_win - 1)]  # phase_of, inlined
+        phase = self.phase_of(seat)
         cache = self._laydown_cache
         if cache is None or cache[0] != key or cache[1] != phase:
             reqs = PHASES[phase]
@@ -342,7 +342,7 @@ class Game(GameState):
             if move.from_discard:
                 if not self.discard_pile:
                     return "the discard pile is empty"
-                if self.discard_pile[-1] == SKIP:
+                if not can_take_discard(self.discard_pile):
                     return "a Skip can never be taken from the discard pile (R5)"
             elif not self.draw_pile:
                 return "the draw pile is empty; only the discard pile's top card can be taken (R7)"
@@ -432,10 +432,7 @@ class Game(GameState):
                 self.taken_from_discard[seat][card] += 1
             else:
                 card = self.draw_pile.pop()
-            self.hands[seat][card] += 1  # _add_to_hand, inlined on this hot path
-            self.hand_sizes[seat] += 1
-            if card < NUM_NATURALS:
-                self.number_counts[seat][card % NUM_NUMBERS + 1] += 1
+            self._add_to_hand(seat, card)
             self.stage = PLAY
             return _NO_EVENTS
         events: list[Event] = []

@@ -7,6 +7,7 @@ the turn (unless the player went out first). Seats are absolute (0 .. num_player
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, final
 
@@ -157,6 +158,15 @@ def move_from_json(data: object, where: str = "move") -> Move:
         return Hit(integer("target"), integer("group"), card(data["card"], f"{where}.card"), flag("low_end"))
     target = data.get("target")
     return Discard(card(data["card"], f"{where}.card"), None if target is None else integer("target"))
+
+
+def can_take_discard(discard_pile: Sequence[int]) -> bool:
+    """R5: whether the discard pile's top card may be drawn: there is one, and it is not a Skip.
+
+    >>> can_take_discard([3, WILD]), can_take_discard([3, SKIP]), can_take_discard([])
+    (True, False, False)
+    """
+    return bool(discard_pile) and discard_pile[-1] != SKIP
 
 
 class IllegalMoveError(ValueError):

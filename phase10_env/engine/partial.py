@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import final
 
 from .cards import NUM_NATURALS, NUM_NUMBERS, NUMBER_OF, SKIP, card_name, cards_text
@@ -148,14 +149,22 @@ def card_choices(hand: Sequence[int], requirements: Sequence[Requirement], natur
     meld = partial.meld
     if meld is None:
         return []
-    if partial.groups:
-        choices = second_group_choices(hand, partial.groups[0][1], meld, natural_rule)
-    else:
-        choices = first_group_choices(hand, requirements, meld, natural_rule)
+    first = partial.groups[0][1] if partial.groups else None
+    choices = _group_choices(bytes(hand), tuple(requirements), natural_rule, meld, first)
     if not partial.settled:
-        return choices
+        return list(choices)
     settled = Counter(partial.settled)
     return [c for c in choices if _holds(c, settled)]
+
+
+@lru_cache(maxsize=256)
+def _group_choices(hand: bytes, requirements: tuple[Requirement, ...], natural_rule: NaturalRule, meld: Meld,
+                   first: tuple[int, ...] | None) -> tuple[tuple[int, ...], ...]:
+    """Every choice of cards for ``meld``, the first group of a lay-down or (``first``: the first
+    group's cards) its second. Cached: each step of a lay-down asks again, the hand unchanged."""
+    if first is None:
+        return tuple(first_group_choices(hand, requirements, meld, natural_rule))
+    return tuple(second_group_choices(hand, first, meld, natural_rule))
 
 
 def open_cards(hand: Sequence[int], requirements: Sequence[Requirement], natural_rule: NaturalRule,
@@ -174,19 +183,29 @@ def open_cards(hand: Sequence[int], requirements: Sequence[Requirement], natural
 def first_melds(game: Game) -> list[Meld]:
     """The melds that may start a lay-down now: each group of a lay-down the player to act can
     make (:meth:`~.game.Game.laydown_options`), once."""
-    return list(dict.fromkeys(meld for melds in game.laydown_options() for meld in melds))
+    options = game.laydown_options()
+    if not options:  # most turns: no lay-down to make
+        return []
+    return list(dict.fromkeys(meld for melds in options for meld in melds))
 
 
 def second_melds(hand: Sequence[int], requirements: Sequence[Requirement], natural_rule: NaturalRule,
                  partial: PartialLayDown) -> list[Meld]:
     """The melds that complete a lay-down whose first group is settled (``partial.groups``)."""
     (first, cards), = partial.groups
+    return list(_second_melds(bytes(hand), tuple(requirements), natural_rule, first, cards))
+
+
+@lru_cache(maxsize=64)
+def _second_melds(hand: bytes, requirements: tuple[Requirement, ...], natural_rule: NaturalRule, first: Meld,
+                  cards: tuple[int, ...]) -> tuple[Meld, ...]:
+    """:func:`second_melds`, cached: the mask and the step that follows both ask."""
     partner = partner_requirement(requirements, first)
     if partner is None:
-        return []
+        return ()
     left = without(hand, cards)
     need = needs_natural(natural_rule, naturals_of(cards), last=True)
-    return [m for m in MELDS[partner.kind, partner.size].values() if can_fill(left, m, need)]
+    return tuple(m for m in MELDS[partner.kind, partner.size].values() if can_fill(left, m, need))
 
 
 # --------------------------------------------------------------------------- steps
@@ -241,12 +260,14 @@ def _lay_meld(game: Game, hand: Sequence[int], reqs: Sequence[Requirement], rule
     if partial is None:
         if meld not in first_melds(game):
             return f"{meld} is not part of any lay-down this hand can complete"
-        return _settle(reqs, PartialLayDown(meld=meld), first_group_choices(hand, reqs, meld, rule))
-    if partial.meld is not None:
+        partial = PartialLayDown(meld=meld)
+    elif partial.meld is not None:
         return f"the cards of {partial.meld} are being chosen: choose them first"
-    if meld not in second_melds(hand, reqs, rule, partial):
+    elif meld not in second_melds(hand, reqs, rule, partial):
         return f"{meld} does not complete {partial} from this hand"
-    return _settle(reqs, replace(partial, meld=meld), second_group_choices(hand, partial.groups[0][1], meld, rule))
+    else:
+        partial = replace(partial, meld=meld)
+    return _settle(reqs, partial, card_choices(hand, reqs, rule, partial))
 
 
 def _hit_number(game: Game, hand: Sequence[int], step: HitNumber) -> Move | PartialMove | str:

@@ -52,14 +52,13 @@ from .cards import (
     NUM_KINDS,
     NUM_NATURALS,
     NUM_NUMBERS,
-    SKIP,
     card_name,
     hand_points,
     kinds_of,
     parse_card,
 )
 from .config import RulesConfig
-from .moves import HandResult
+from .moves import HandResult, can_take_discard
 from .phases import KIND_NAMES, PHASES, GroupKind, Requirement, missing_naturals
 from .seats import Stage, check_num_players, next_active
 from .table import TableGroup
@@ -184,9 +183,8 @@ class GameState:
         return self.discard_pile[-1] if self.discard_pile else None
 
     def can_draw_discard(self) -> bool:
-        """R5: the player to draw may take the discard pile's top card unless it is a Skip."""
-        pile = self.discard_pile
-        return self.stage == DRAW and bool(pile) and pile[-1] != SKIP
+        """Whether the player to act may draw the discard pile's top card now (R5)."""
+        return self.stage == DRAW and can_take_discard(self.discard_pile)
 
     def _add_to_hand(self, seat: int, card: int) -> None:
         self.hands[seat][card] += 1

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import SKIP, kinds_of
+from .cards import kinds_of
 from .config import RulesConfig
-from .moves import HandResult, Move
+from .moves import HandResult, Move, can_take_discard
 from .phases import PHASES, Requirement
 from .seats import Stage, next_active
 from .state import GameState
@@ -67,7 +67,8 @@ class SeatView:
 
     @property
     def can_take_discard(self) -> bool:
-        return self.discard_top is not None and self.discard_top != SKIP
+        """Whether the discard pile's top card may be drawn (R5), whoever is to act."""
+        return can_take_discard(self.discard_pile)
 
     def relative(self, seat: int) -> int:
         """Seat offset from this view's seat in play order (1 = next player)."""

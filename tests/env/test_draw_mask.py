@@ -1,6 +1,6 @@
-"""The rule the codec copies from the engine for speed: the draw-stage mask restates
-``Game.can_draw_discard`` (R5: never a Skip from the discard pile) instead of calling it. Over
-random positions the copy must say what the reference says."""
+"""The draw-stage mask says what the engine says: the discard pile's top card may be taken
+exactly when ``Game.can_draw_discard`` (R5: never a Skip), the draw pile when it holds cards
+(R7), and nothing else is unmasked; over random play and over every top card."""
 
 from __future__ import annotations
 
