@@ -211,6 +211,7 @@ def browse_record(record: Any, seat: int | None, read: Callable[[str], str] = in
                   write: Callable[[str], None] = print, start: int = 0) -> None:
     """Step through a game record: the table after each move (``seat``'s hand, or all hands)
     and the move in words. Enter or n: next; b: back; a number: that move; q: quit."""
+    from phase10_env.engine import Game
     from phase10_env.narrate import narrate_record
     from phase10_env.render import render_text
 
@@ -226,7 +227,7 @@ def browse_record(record: Any, seat: int | None, read: Callable[[str], str] = in
         write(f"\n== after move {position} of {last}" if position else f"\n== start of the game ({last} moves)")
         for line in told[position - 1] if position else []:
             write("  " + line)
-        write(render_text(record.replay(position), seat, names))
+        write(render_text(Game.from_record(record, position), seat, names))
         try:
             answer = read("[Enter/n next, b back, NUMBER go to move, q quit, ? help]: ").strip().lower()
         except (EOFError, KeyboardInterrupt):
@@ -245,11 +246,11 @@ def browse_record(record: Any, seat: int | None, read: Callable[[str], str] = in
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
-    from phase10_env.engine.record import GameRecord
+    from phase10_env.engine import Game, GameRecord
 
     try:
         record = GameRecord.load(args.file)
-        record.replay()  # every move legal
+        Game.from_record(record)  # every move legal
     except (OSError, ValueError) as e:
         raise SystemExit(f"error: cannot read the game record {args.file}: {e}") from None
     if args.seat is not None and not 0 <= args.seat < record.num_players:

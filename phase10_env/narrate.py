@@ -68,7 +68,7 @@ class Narrator:
             raise ValueError(f"viewer must be a seat from 0 to {record.num_players - 1} or None, not {viewer!r}")
         self.viewer = viewer
         self.names = list(names)
-        self.game: Game = record.replay(0)
+        self.game = Game.from_record(record, 0)
         self.done = 0
         # A game loaded from a state (``record.start_state()``) begins wherever that state is: no deal to tell.
         self._opening = self._deal_lines(opening_skip=True) if record.start_state() is None else []

@@ -244,7 +244,7 @@ class ReplaySession:
                                 f"{MAX_GAME_MOVES}")
         try:
             self.record = GameRecord.from_json(record)
-            self.record.replay()  # a record whose moves do not replay is refused now, not mid-way
+            Game.from_record(self.record)  # a record whose moves do not replay is refused now, not mid-way
             self.names = [f"player_{s}" for s in range(self.record.num_players)]
             self.told = narrate_record(self.record, None, self.names)
         except (ValueError, TypeError, KeyError, IndexError) as e:
@@ -263,7 +263,7 @@ class ReplaySession:
         if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move <= self.last:
             raise WebError(400, f"move must be an integer from 0 to {self.last}, not {move!r}")
         with self.lock:
-            game = self.record.replay(move)
+            game = Game.from_record(self.record, move)
         agents = ["replay"] * game.num_players
         lines = self.told[move - 1] if move else []
         return {"id": None, "mode": "replay", "viewer": None, "names": self.names, "moves": move, "last": self.last,

@@ -3,9 +3,13 @@
 Start with :class:`Game` (a game you drive with :class:`Move` objects), :class:`RulesConfig`
 (the rule options) and :func:`build_game` (a concrete position for tests and examples).
 
-Inside, imports run one way: cards, seats, phases, config and moves; then the state as data and
-its JSON form (:mod:`.state`: :class:`GameState`, :func:`load_state`); the seat view; ``Game``
-and its record (:mod:`.game`); then :mod:`.record` and :mod:`.scenario`.
+Inside, imports run one way (``tests/test_layers.py`` checks it): cards, seats, phases (the
+phase data and R11), config and moves at the bottom; the groups: :mod:`.melds` (which cards form
+a meld), :mod:`.search` (which lay-downs a hand can make), :mod:`.progress`, :mod:`.table`
+(what laid groups accept); the state as data and its JSON form (:mod:`.state`), its strict
+loader (:mod:`.loader`); the seat view, determinization and the game record (:mod:`.record`, a
+record is data); ``Game`` (:mod:`.game`, the rules of play); then the moves in progress
+(:mod:`.partial`) and :mod:`.scenario`.
 """
 
 from .cards import (
@@ -21,7 +25,8 @@ from .cards import (
     parse_cards,
 )
 from .config import RulesConfig, load_rules
-from .game import Game, GameRecord
+from .game import Game
+from .loader import load_state
 from .melds import allocate
 from .moves import (
     Discard,
@@ -38,10 +43,11 @@ from .moves import (
     TurnLost,
 )
 from .phases import PHASES, GroupKind, Meld, NaturalRule, Requirement, phase_text
+from .record import GameRecord
 from .scenario import build_game
 from .search import laydowns
 from .seats import MAX_PLAYERS, MIN_PLAYERS, Stage
-from .state import GameState, load_state
+from .state import GameState
 from .table import TableGroup
 from .view import PlayerInfo, SeatView
 

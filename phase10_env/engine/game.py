@@ -4,7 +4,7 @@
 It changes the state only through :meth:`Game.apply`, which first checks the move and raises
 :class:`IllegalMoveError` (leaving the state untouched) if the rules forbid it. All randomness
 comes from the game's own ``numpy.random.Generator``, used only to shuffle; so a seed and the
-list of moves replay a game exactly (:class:`GameRecord`).
+list of moves replay a game exactly (its :class:`~.record.GameRecord`, :meth:`Game.from_record`).
 
 Build a game with ``Game(num_players, rules, seed)`` (a new game, dealt), :meth:`Game.from_state`
 (play on from a position), :meth:`Game.from_json` (a saved state) or :meth:`Game.from_view` (a
@@ -13,16 +13,16 @@ game consistent with what one seat sees).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .cards import DECK_COUNTS, NUM_NATURALS, NUM_NUMBERS, SKIP, WILD, card_name, counts_of, hand_points
+from .cards import DECK_COUNTS, NUM_NATURALS, NUM_NUMBERS, SKIP, WILD, card_name, hand_points
 from .config import RulesConfig, load_rules
+from .determinize import state_from_view
+from .loader import load_state
 from .melds import allocate, arrange, laydown_card_choices, laydown_card_problem
 from .moves import (
     Discard,
@@ -38,127 +38,21 @@ from .moves import (
     TieReplay,
     TurnLost,
     can_take_discard,
-    move_from_json,
-    move_to_json,
 )
 from .phases import PHASES, GroupKind, Meld, matches_requirements
-from .search import laydowns, laydowns_from_supply, number_supply
+from .record import GameRecord
+from .search import laydowns, laydowns_from_supply
 from .seats import check_num_players, next_active
-from .seeds import seed_from_json, seed_to_json
-from .state import DRAW, GAME_OVER, HAND_SIZE, PLAY, STAGE_NAMES, GameState, load_state
+from .state import DRAW, GAME_OVER, HAND_SIZE, PLAY, STAGE_NAMES, GameState
 from .table import TableGroup
 from .view import SeatView, seat_view
 
-__all__ = ["Game", "GameRecord", "DRAW", "PLAY", "GAME_OVER", "HAND_SIZE", "STAGE_NAMES", "DECK"]
+__all__ = ["Game", "DRAW", "PLAY", "GAME_OVER", "HAND_SIZE", "STAGE_NAMES", "DECK"]
 
 #: The 108 cards as kinds, in a fixed order; each deal permutes this.
 DECK: tuple[int, ...] = tuple(k for k, c in enumerate(DECK_COUNTS) for _ in range(c))
 _DECK_ARRAY = np.array(DECK, dtype=np.int64)
 _NO_EVENTS: tuple[Event, ...] = ()
-
-
-@dataclass
-class GameRecord:
-    """A game record: how the game started (seed and first dealer, or a state) and every move
-    since. Replaying it rebuilds the game exactly, because all randomness comes from the game's
-    seeded generator. It lives beside :class:`Game` because each makes the other: a game keeps
-    its record, and a record replays into a game."""
-
-    num_players: int
-    rules: RulesConfig
-    seed: int
-    first_dealer: int
-    start: dict[str, Any] | None = None
-    """A state the game was loaded from (``GameState.to_json`` data) as read from a saved
-    record, or None."""
-    moves: list[Move] = field(default_factory=list)
-    start_phases: list[int] | None = None
-    start_game: GameState | None = None
-    """The state the game started from (:meth:`Game.from_state`), kept as data (nobody changes
-    it) rather than as JSON until the record is saved: :meth:`Game.from_view` makes one many
-    times a second."""
-
-    def copy(self) -> GameRecord:
-        """The same record with its own list of moves (the start is never changed)."""
-        return GameRecord(self.num_players, self.rules, self.seed, self.first_dealer, self.start, self.moves[:],
-                          self.start_phases, self.start_game)
-
-    def start_state(self) -> dict[str, Any] | None:
-        """The state the game started from (``GameState.to_json`` data), or None for a new game."""
-        return self.start_game.to_json() if self.start_game is not None else self.start
-
-    def replay(self, upto: int | None = None) -> Game:
-        """The game after the first ``upto`` moves (all by default)."""
-        if self.start_game is not None:
-            game = Game._start(self.start_game)
-        elif self.start is not None:
-            game = Game.from_json(self.start)
-        else:
-            game = Game(self.num_players, self.rules, seed=self.seed, first_dealer=self.first_dealer,
-                        start_phases=self.start_phases)
-        for move in self.moves[:upto]:
-            game.apply(move)
-        return game
-
-    def to_json(self) -> dict[str, Any]:
-        """The record as JSON-ready data (version 2: the seed as a decimal string, see :mod:`.seeds`)."""
-        return {"format": RECORD_FORMAT, "version": 2, "num_players": self.num_players,
-                "rules": self.rules.to_dict(), "seed": seed_to_json(self.seed), "first_dealer": self.first_dealer,
-                "start_phases": self.start_phases, "start": self.start_state(), "moves": [move_to_json(m) for m in self.moves]}
-
-    @classmethod
-    def from_json(cls, data: object) -> GameRecord:
-        """The record ``data`` describes (:func:`load_record`)."""
-        return load_record(data)
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json()), encoding="utf-8")
-
-    @classmethod
-    def load(cls, path: str | Path) -> GameRecord:
-        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
-
-
-RECORD_FORMAT = "phase10-record"
-_RECORD_KEYS = {"format", "version", "num_players", "rules", "seed", "first_dealer", "moves"}
-_RECORD_OPTIONAL = {"start", "start_phases"}  # version 1 records may lack them
-
-
-def load_record(data: object) -> GameRecord:
-    """A game record from :meth:`GameRecord.to_json` data (version 2, or 1 with the seed as a
-    number); anything else is a ``ValueError`` "malformed record: ..." naming the field: a missing
-    or unknown key, or a value of the wrong type (nothing is coerced: ``1.7`` is no seed, ``"3"``
-    no seat). A ``start`` state is checked as :func:`~.state.load_state` checks one; whether the
-    moves are legal shows when the record is replayed."""
-    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
-        raise ValueError(f"malformed record: not a {RECORD_FORMAT} object")
-    missing, unknown = sorted(_RECORD_KEYS - set(data)), sorted(set(data) - _RECORD_KEYS - _RECORD_OPTIONAL)
-    if missing or unknown:
-        raise ValueError("malformed record: " + (f"lacks {missing}" if missing else f"has unknown key(s) {unknown}"))
-    try:
-        if data["version"] not in (1, 2) or isinstance(data["version"], bool):
-            raise ValueError(f"version must be 1 or 2, not {data['version']!r}")
-        n = check_num_players(data["num_players"])
-        rules = RulesConfig.from_dict(data["rules"])
-        seed = seed_from_json(data["seed"])
-        dealer = data["first_dealer"]
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise ValueError(f"first_dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        phases = data.get("start_phases")
-        if phases is not None and (not isinstance(phases, list) or len(phases) != n or not all(
-                isinstance(p, int) and not isinstance(p, bool) and 0 <= p < rules.phases_to_win for p in phases)):
-            raise ValueError(f"start_phases must be null or {n} integers from 0 to {rules.phases_to_win - 1}, not {phases!r}")
-        start = data.get("start")
-        if start is not None and not isinstance(start, dict):
-            raise ValueError(f"start must be null or a saved state, not {type(start).__name__}")
-        moves = data["moves"]
-        if not isinstance(moves, list):
-            raise ValueError(f"moves must be a list, not {type(moves).__name__}")
-        record = GameRecord(n, rules, seed, dealer, moves=[move_from_json(m, f"moves[{i}]") for i, m in enumerate(moves)],
-                            start_phases=phases, start_game=None if start is None else load_state(start))
-    except ValueError as e:
-        raise ValueError(f"malformed record: {e}") from None
-    return record
 
 
 class Game(GameState):
@@ -223,9 +117,22 @@ class Game(GameState):
     @classmethod
     def from_state(cls, state: GameState) -> Game:
         """A game that plays on from ``state`` (a consistent position, such as
-        :func:`~.state.load_state` gives, or another game), with its own copy of the data and a
+        :func:`~.loader.load_state` gives, or another game), with its own copy of the data and a
         record that starts there. ``state`` is left as it is."""
         return cls._start(state.copy())
+
+    @classmethod
+    def from_record(cls, record: GameRecord, upto: int | None = None) -> Game:
+        """The game ``record`` describes, after its first ``upto`` moves (all by default); a
+        move the rules refuse raises :class:`IllegalMoveError`."""
+        if record.start_game is not None:
+            game = cls._start(record.start_game)
+        else:
+            game = cls(record.num_players, record.rules, seed=record.seed, first_dealer=record.first_dealer,
+                       start_phases=record.start_phases)
+        for move in record.moves[:upto]:
+            game.apply(move)
+        return game
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Game:
@@ -432,7 +339,7 @@ class Game(GameState):
                 self.taken_from_discard[seat][card] += 1
             else:
                 card = self.draw_pile.pop()
-            self._add_to_hand(seat, card)
+            self.add_to_hand(seat, card)
             self.stage = PLAY
             return _NO_EVENTS
         events: list[Event] = []
@@ -533,7 +440,7 @@ class Game(GameState):
             order.append(seat)
         for _ in range(HAND_SIZE):
             for s in order:
-                self._add_to_hand(s, deck.pop())
+                self.add_to_hand(s, deck.pop())
         top = deck.pop()
         self.discard_pile = [top]
         self.discard_counts[top] = 1
@@ -609,61 +516,11 @@ class Game(GameState):
 
     @classmethod
     def from_view(cls, view: SeatView, rng: np.random.Generator) -> Game:
-        """A whole game consistent with everything one seat may know (its :class:`SeatView`:
-        its hand, the table, the discard pile, every hand's size, the cards others are known
-        to hold because they took them from the discard pile, pile sizes, scores, phases,
-        skips, the turn, the rules), every card it cannot see dealt at random (by ``rng``)
-        among the other hands and the draw pile, with a new random generator for the deals
-        and reshuffles to come. Search agents, which see only their view, sample games so.
-        Nothing hidden can enter: the view holds none of it."""
-        if view.winners:
-            raise ValueError("the game is over: there is nothing hidden left to sample")
-        n, seat = view.num_players, view.seat
-        state = GameState(view.rules, n)
-        unknown = bytearray(DECK_COUNTS)
-        for k in (*view.hand, *view.discard_pile, *(k for groups in view.table for g in groups for k in g.cards)):
-            unknown[k] -= 1
-        for p in view.players:
-            state.taken_from_discard[p.seat] = counts_of(p.taken_from_discard)
-            if p.seat != seat:
-                for k in p.taken_from_discard:
-                    unknown[k] -= 1
-        pool = [k for k, c in enumerate(unknown) for _ in range(c)]
-        order = rng.permutation(len(pool)).tolist()
-        start = 0
-        for p in view.players:
-            if p.seat == seat:
-                hand = counts_of(view.hand)
-            else:
-                hand = bytearray(state.taken_from_discard[p.seat])
-                hidden = p.hand_size - len(p.taken_from_discard)
-                for i in order[start:start + hidden]:
-                    hand[pool[i]] += 1
-                start += hidden
-            state.hands[p.seat] = hand
-            state.hand_sizes[p.seat] = p.hand_size
-            state.number_counts[p.seat] = number_supply(hand)
-            state.phases_completed[p.seat] = p.phases_completed
-            state.laid[p.seat] = p.laid
-            state.scores[p.seat] = p.score
-            state.skip_pending[p.seat] = p.skip_pending
-            state.lost_turn[p.seat] = p.lost_turn
-            state.skipped_this_hand[p.seat] = p.skipped_this_hand
-            state.active[p.seat] = p.active
-        state.draw_pile = [pool[i] for i in order[start:]]
-        state.discard_pile = list(view.discard_pile)
-        for k in state.discard_pile:
-            state.discard_counts[k] += 1
-        state.table = [[g.copy() for g in groups] for groups in view.table]
-        for groups in state.table:
-            for g in groups:
-                for k in g.cards:
-                    state.table_counts[k] += 1
-        state.dealer, state.current, state.stage = view.dealer, view.current, view.stage
-        state.hand_number, state.replay, state.history = view.hand_number, view.replay, list(view.history)
-        state.seed = int(rng.integers(2**63))
-        state.rng = np.random.default_rng(state.seed)
-        return cls._start(state)
+        """A whole game consistent with everything one seat may know (its :class:`SeatView`),
+        every card it cannot see dealt at random by ``rng``
+        (:func:`~.determinize.state_from_view`). Search agents, which see only their view,
+        sample games so. Nothing hidden can enter: the view holds none of it."""
+        return cls._start(state_from_view(view, rng))
 
     def __repr__(self) -> str:
         return (f"Game({self.num_players} players, hand {self.hand_number}, seat {self.current} to "

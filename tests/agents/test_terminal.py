@@ -38,7 +38,7 @@ def test_a_human_follows_the_other_players_moves_and_the_game_is_saved(monkeypat
     assert "You drew " in out, "the human is told which card they drew"
     assert "Game over:" in out and "Final scores" in out
     record = GameRecord.load(saved)
-    game = record.replay()
+    game = Game.from_record(record)
     winner = "you" if game.winners[0] == 0 else "player_1 (random)"
     assert game.is_over and f"{winner} {game.scores[game.winners[0]]} (won)" in out
 

@@ -129,7 +129,7 @@ def test_no_line_tells_hidden_information(viewer):
     (another hand, the draw pile) before and after the move, appears in the move's lines."""
     record = random_game(3, seed=21 + (viewer or 0)).record
     per_move = narrate_record(record, viewer, NAMES3)
-    game = record.replay(0)
+    game = Game.from_record(record, 0)
     checked_draws = 0
     for move, lines in zip(record.moves, per_move):
         seat, before = game.current, public_cards(game, viewer)

@@ -11,8 +11,8 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from agents.cli import build_parser  # noqa: E402
 from agents.web.app import build_app  # noqa: E402
+from phase10_env.engine import Game, GameRecord  # noqa: E402
 from phase10_env.engine.cards import card_name, kinds_of  # noqa: E402
-from phase10_env.engine.record import GameRecord  # noqa: E402
 
 
 @pytest.fixture
@@ -198,7 +198,7 @@ def test_a_replay_stepping_back_and_forth_shows_the_states_the_game_went_through
 def test_a_replay_shows_every_hand(client):
     record = _finished_bot_record(client)
     replay = client.post("/api/replays", json={"record": record}).json()
-    game = GameRecord.from_json(record).replay(5)
+    game = Game.from_record(GameRecord.from_json(record), 5)
     state = client.get(f"/api/replays/{replay['id']}?move=5").json()
     assert [p["hand"] for p in state["players"]] == [[card_name(k) for k in kinds_of(h)] for h in game.hands]
 
