@@ -2,7 +2,7 @@
 
 * ``agents.policies``: the players (random, heuristic, trained networks, a human) and
   :func:`make_agent`, which builds one from a spec such as ``"heuristic"`` or ``"ppo:PATH"``;
-* ``agents.play``: the one play loop and the one worker pool;
+* ``agents.pool``: the one worker pool (local processes, or Ray through ``agents.ray_cluster``);
 * ``agents.evaluation``: tournaments with confidence intervals, and the speed benchmark;
 * ``agents.training``: self-play MaskablePPO, imitation, opponent pools, run configs;
 * ``agents.cli``: the ``phase10`` command.

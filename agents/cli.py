@@ -110,8 +110,8 @@ def play_at_terminal(env: Any, policies: dict[str, Any], delay: float, verbose: 
     With bots only: each hand's table and end (every move with ``verbose``). ``delay`` seconds
     pass before each bot action. A human's ``quit`` raises ``QuitGame``."""
     from phase10_env.narrate import Narrator
+    from phase10_env.play import play, policy_chooser
 
-    from .play import play, policy_chooser
     from .policies.human import HELP, HumanAgent
 
     humans = [agent for agent, policy in policies.items() if isinstance(policy, HumanAgent)]

@@ -1,15 +1,11 @@
-"""Between engine moves and action ids: legal-action masks, decoding an action into the move
-or the step of a move in progress it names, and the agent side (the next action toward a move).
-
-The codec restates no rule: masks come from the engine's queries (``laydown_options`` through
-:func:`~phase10_env.engine.partial.first_melds`, the open choices of a move in progress,
-``TableGroup.accepts``, ``skip_targets``), and the actions that build a lay-down or a hit map
-onto the steps of :mod:`phase10_env.engine.partial`.
+"""Between action ids and engine moves, both ways: decoding an action into the move it plays or
+the step of a move in progress it takes (the env's side), and encoding a move an agent has
+chosen into its next action (the agent's side). The actions that build a lay-down or a hit map
+onto the steps of :mod:`phase10_env.engine.partial`; the codec restates no rule. Which actions
+are legal is :mod:`.masks`.
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from .actions import (
     ACTIONS,
@@ -21,109 +17,23 @@ from .actions import (
     HIT_WILD_HIGH,
     HIT_WILD_LOW,
     MELD_IDS,
-    NUM_ACTIONS,
     SKIP_NO_EFFECT,
     hit_id,
     skip_id,
 )
-from .engine.cards import NUM_NUMBERS, NUMBER_OF, PRESENT, SKIP, WILD, counts_of
-from .engine.game import DRAW, PLAY, Game
-from .engine.moves import Discard, Draw, Hit, LayDown, Move, can_take_discard
+from .engine.cards import NUMBER_OF, SKIP, WILD, counts_of
+from .engine.game import Game
+from .engine.moves import Discard, Draw, Hit, LayDown, Move
 from .engine.partial import (
     ChooseCard,
     HitNumber,
     LayMeld,
-    PartialLayDown,
     PartialMove,
     Step,
     advance,
-    first_melds,
     next_step,
-    open_cards,
-    second_melds,
 )
-from .engine.phases import GroupKind
 from .engine.view import SeatView
-
-_INT8 = np.dtype(np.int8)  # a dtype object, positional: the cheapest way to name it per call
-
-
-def _read_only(values: bytes | bytearray) -> np.ndarray:
-    return np.frombuffer(bytes(values), _INT8)  # an array over ``bytes`` is read-only
-
-
-#: Draw-stage masks, shared: ``_DRAW_MASKS[deck has cards][discard pile's top may be taken]``.
-_DRAW_MASKS = tuple(tuple(_read_only(bytes([deck, discard]) + bytes(NUM_ACTIONS - 2)) for discard in (0, 1))
-                    for deck in (0, 1))
-NO_ACTIONS = _read_only(bytes(NUM_ACTIONS))
-
-
-def legal_mask(game: Game, partial: PartialMove | None = None) -> np.ndarray:
-    """The current player's legal actions, ``partial`` the move in progress, as an int8 array
-    of 0 and 1, read-only because draw-stage masks are shared."""
-    stage = game.stage
-    if stage == DRAW:
-        return _DRAW_MASKS[1 if game.draw_pile else 0][1 if can_take_discard(game.discard_pile) else 0]
-    if stage != PLAY:
-        return NO_ACTIONS
-    out = bytearray(NUM_ACTIONS)
-    if partial is None:
-        _fill_play_mask(game, out)
-        return _read_only(out)
-    seat = game.current
-    hand, reqs, rule = game.hands[seat], game.requirements(seat), game.rules.natural
-    if type(partial) is PartialLayDown and partial.meld is None:
-        for meld in second_melds(hand, reqs, rule, partial):
-            out[MELD_IDS[meld]] = 1
-    else:
-        for k in open_cards(hand, reqs, rule, partial):
-            out[CHOOSE_FIRST + k] = 1
-    return _read_only(out)
-
-
-def _fill_play_mask(game: Game, out: bytearray) -> None:
-    """Set the play-stage actions of the current player, no move in progress, in ``out``."""
-    seat = game.current
-    hand = game.hands[seat]
-    if not game.laid[seat]:
-        for meld in first_melds(game):
-            out[MELD_IDS[meld]] = 1
-    else:
-        _fill_hits(game, seat, hand, out)
-    out[DISCARD_FIRST:DISCARD_WILD + 1] = hand[:WILD + 1].translate(PRESENT)
-    if hand[SKIP]:
-        targets = game.skip_targets()
-        n = game.num_players
-        for t in targets:
-            out[skip_id((t - seat) % n)] = 1
-        if not targets:
-            out[SKIP_NO_EFFECT] = 1
-
-
-def _fill_hits(game: Game, seat: int, hand: bytearray, out: bytearray) -> None:
-    """Set the hits of ``seat`` (which has laid its phase) in ``out``: a hit action names a
-    card's number, which a colour group takes in its own colour only."""
-    n = game.num_players
-    wild = hand[WILD]
-    supply = game.number_counts[seat]
-    for offset in range(n):
-        for g, group in enumerate(game.table[(seat + offset) % n]):
-            base = hit_id(offset, g, 0)
-            if group.kind == GroupKind.COLOUR:
-                before_one = group.value * NUM_NUMBERS - 1  # the kind of that colour's 1, less one
-                for number in group.accepted_numbers():
-                    if hand[before_one + number]:
-                        out[base + number - 1] = 1
-            else:
-                for number in group.accepted_numbers():
-                    if supply[number]:
-                        out[base + number - 1] = 1
-            if wild:
-                if group.accepts(WILD):
-                    out[base + HIT_WILD_HIGH] = 1
-                if group.kind == GroupKind.RUN and group.accepts(WILD, True):
-                    out[base + HIT_WILD_LOW] = 1
-
 
 _DRAWS = (Draw(False), Draw(True))
 _DISCARDS = tuple(Discard(k) for k in range(WILD + 1))

@@ -46,13 +46,14 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .actions import ACTIONS, NUM_ACTIONS, IllegalActionError, check_action_id, describe
-from .codec import NO_ACTIONS, decode, legal_mask, step_of
+from .codec import decode, step_of
 from .engine.config import RulesConfig, load_rules
 from .engine.game import GAME_OVER, PLAY, Game
 from .engine.moves import GameEnded, HandEnded
 from .engine.partial import PartialHit, PartialLayDown, PartialMove, step_problem
 from .engine.seats import check_num_players
 from .engine.view import SeatView
+from .masks import NO_ACTIONS, legal_mask
 from .observation import ObservationEncoder, observation_bounds
 from .policy import PlayerObservation
 from .render import pending_text, render_text

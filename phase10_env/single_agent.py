@@ -22,7 +22,8 @@ import numpy as np
 
 from .engine.config import RulesConfig
 from .env import raw_env
-from .policy import Policy, needs_view
+from .play import play, policy_chooser
+from .policy import Policy
 from .rewards import RewardConfig
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
@@ -83,6 +84,7 @@ class Phase10Env(gymnasium.Env):
         seat = self.aec.possible_agents.index(self.learner)
         self._by_agent = {a: self.opponents[(s - seat) % self.num_players - 1]
                           for s, a in enumerate(self.aec.possible_agents) if s != seat}
+        self._ask_policies = policy_chooser(self.aec, {a: p for a, p in self._by_agent.items() if p is not None})
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         """Start an episode. One that is over before the learner's first action (in a one-hand
@@ -131,14 +133,14 @@ class Phase10Env(gymnasium.Env):
         return self.aec.terminations[self.learner] or self.aec.truncations[self.learner]
 
     def _play_opponents(self) -> None:
-        aec = self.aec
-        while aec.agent_selection != self.learner and not self._done():
-            policy = self._by_agent[aec.agent_selection]
-            if policy is None:
-                legal = aec.action_mask().nonzero()[0]
-                aec.step(int(legal[self.np_random.integers(len(legal))]))
-            else:
-                aec.step(policy.act(aec.player_observation(with_view=needs_view(policy))))
+        """The opponents act (through the one play loop) until the learner is to act or done."""
+        play(self.aec, self._opponent_action, until=lambda agent: agent == self.learner or self._done())
+
+    def _opponent_action(self, agent: str) -> int:
+        if self._by_agent[agent] is None:
+            legal = self.aec.action_mask(agent).nonzero()[0]
+            return int(legal[self.np_random.integers(len(legal))])
+        return self._ask_policies(agent)
 
     def _observation(self) -> np.ndarray:
         return self.aec.observation_vector(self.learner)

@@ -107,7 +107,7 @@ def test_the_known_upward_imports_are_still_there() -> None:
 
 def test_every_layer_is_checked() -> None:
     assert {_layer(m) for m in MODULES} == {0, 1, 2}
-    assert {"phase10_env.engine.game", "phase10_env.env", "phase10_env.policy", "agents.play"} <= set(MODULES)
+    assert {"phase10_env.engine.game", "phase10_env.env", "phase10_env.policy", "agents.pool"} <= set(MODULES)
 
 
 # --------------------------------------------------------------------------- inside the engine

@@ -18,8 +18,8 @@ from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.tune.registry import register_env
 
-from ..play import connect_ray
 from ..policies.rllib_policy import RLlibAgent, policy_data, save_policy
+from ..ray_cluster import connect_ray
 from ..training.rllib import MaskedPPOModule, MaskedSingleAgentEnv
 from .registry import TrainContext, Trained
 from .tasks import Task, make_env

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from phase10_env import raw_env
 from phase10_env.actions import ACTIONS
+from phase10_env.play import play
 
-from ..play import play
 from ..policies.registry import make_agent
 from .tournament import game_seed
 

@@ -2,7 +2,7 @@
 the same run, PettingZoo's ``connect_four_v3`` (needs ``pygame``, a ``dev`` extra), raw and
 with ``env()``; and the bare rules engine's moves per second.
 
-Every environment runs the same loop, :func:`agents.play.play` with a uniform choice among the
+Every environment runs the same loop, :func:`phase10_env.play.play` with a uniform choice among the
 unmasked actions of ``observe(agent)["action_mask"]``, resetting at each game end, for a fixed
 time. The choice keeps its own cost small, as it is paid by every environment alike and would
 hide their differences: ``mask.nonzero()[0]`` finds the unmasked actions (``np.flatnonzero``'s
@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from ..play import play
+from phase10_env.play import play
 
 
 @dataclass
@@ -133,7 +133,7 @@ def engine_benchmark(seconds: float = 5.0, players: tuple[int, ...] = (2, 6), se
 
 
 def _uniform_chooser(env: Any, rng: np.random.Generator) -> Callable[[str], int]:
-    """``choose`` for :func:`agents.play.play`: a uniform choice among the unmasked actions."""
+    """``choose`` for :func:`phase10_env.play.play`: a uniform choice among the unmasked actions."""
 
     def choose(agent: str) -> int:
         legal = env.observe(agent)["action_mask"].nonzero()[0]

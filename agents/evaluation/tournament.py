@@ -24,9 +24,10 @@ from tqdm import tqdm
 from phase10_env import raw_env
 from phase10_env.actions import DRAW_DECK, DRAW_DISCARD
 from phase10_env.engine.config import RulesConfig, load_rules
+from phase10_env.play import play, policy_chooser
 
-from ..play import parallel_map, play, policy_chooser
 from ..policies.registry import cached_agent, forget_agents, make_agent
+from ..pool import parallel_map
 
 Z95 = 1.959963984540054
 NATIVE_BATCH = 512  # games per call of the native core
@@ -304,7 +305,7 @@ def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100
                    max_steps: int = 200_000, progress: bool = True, backend: str = "processes",
                    address: str | None = None, native: bool | None = None) -> TournamentResult:
     """Play ``games`` full games; ``workers`` processes (default: all cores), or with
-    ``backend="ray"`` Ray tasks on the cluster at ``address`` (see :func:`agents.play.parallel_map`);
+    ``backend="ray"`` Ray tasks on the cluster at ``address`` (see :func:`agents.pool.parallel_map`);
     the same seed gives the same results either way. Games of built-in agents only (``random``,
     ``heuristic``) are played in the native core when it is built (``native=None``; ``True``
     insists, ``False`` plays them in Python): the same games, in one process."""

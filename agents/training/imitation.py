@@ -13,10 +13,11 @@ import numpy as np
 from tqdm import tqdm
 
 from phase10_env import raw_env
+from phase10_env.play import play
 
 from ..evaluation.tournament import game_seed
-from ..play import parallel_map, play
 from ..policies.registry import cached_agent, forget_agents
+from ..pool import parallel_map
 
 
 @dataclass

@@ -41,9 +41,9 @@ from tqdm import tqdm
 
 from phase10_env import Phase10Env, raw_env
 
-from ..play import connect_ray
 from ..policies.registry import make_agent
 from ..policies.rllib_policy import MaskedActorCritic, masked_logits, save_policy
+from ..ray_cluster import connect_ray
 from . import rundir
 from .config import TrainConfig
 from .opponents import OpponentPool

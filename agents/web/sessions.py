@@ -31,9 +31,9 @@ from phase10_env.engine.seeds import seed_from_json, seed_to_json
 from phase10_env.engine.view import SeatView
 from phase10_env.env import IllegalActionError
 from phase10_env.narrate import Narrator, narrate_record
+from phase10_env.play import play, policy_chooser
 from phase10_env.render import action_text, group_text, pending_text
 
-from ..play import play, policy_chooser
 from .menu import HUMAN, AgentMenu
 
 MAX_ADVANCE = 1000

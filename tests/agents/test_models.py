@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from agents.evaluation.tournament import run_tournament
-from agents.play import play
 from agents.policies.registry import make_agent
 from agents.training.ship import MAX_BYTES
 from phase10_env import raw_env
+from phase10_env.play import play
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 SHIPPED = sorted(MODELS.glob("*.zip"))

@@ -9,9 +9,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from phase10_env.actions import DRAW_DECK, DRAW_DISCARD
-from phase10_env.codec import legal_mask
 from phase10_env.engine import Game, Stage, build_game
 from phase10_env.engine.cards import DECK_COUNTS, NUM_KINDS, card_name
+from phase10_env.masks import legal_mask
 from tests.env.play import VARIANTS
 
 

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from phase10_env import raw_env
 from phase10_env.actions import CHOOSE_FIRST, DISCARD_FIRST, MELD_IDS, hit_id
-from phase10_env.codec import decode, legal_mask
+from phase10_env.codec import decode
 from phase10_env.engine import Game, LayDown, Meld, Move, build_game, card
 from phase10_env.engine.partial import PartialHit, PartialLayDown, PartialMove
+from phase10_env.masks import legal_mask
 from tests.env.play import VARIANTS, random_steps
 
 

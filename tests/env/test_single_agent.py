@@ -10,7 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import phase10_env
-from agents import HeuristicAgent, RandomAgent
+from agents import HeuristicAgent
 from phase10_env import Phase10Env, PlayerObservation
 from phase10_env.actions import DISCARD_FIRST
 from phase10_env.engine import build_game, card
@@ -87,7 +87,7 @@ def test_opponents_see_only_their_own_seat_and_can_be_swapped() -> None:
     assert first.seen and all(o.seat in (1, 2) for o in first.seen)
     view = env.aec.player_observation("player_1").seat_view()
     assert view.seat == 1 and len(view.hand) == env.game.hand_sizes[1]
-    env.set_opponents([second, RandomAgent(0)])
+    env.set_opponents([second, Scripted()])
     env.step(int(np.flatnonzero(env.action_masks())[0]))
     while not second.seen:
         env.step(int(np.flatnonzero(env.action_masks())[0]))
@@ -96,7 +96,7 @@ def test_opponents_see_only_their_own_seat_and_can_be_swapped() -> None:
 
 def test_wrong_number_of_opponents_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="need 2 opponents"):
-        Phase10Env(num_players=3, opponents=[RandomAgent()])
+        Phase10Env(num_players=3, opponents=[Scripted()])
 
 
 def test_illegal_action_raises_by_default_and_penalizes_on_request() -> None:
@@ -133,7 +133,7 @@ def test_runs_in_subprocess_vector_envs() -> None:
         actions = [int(np.flatnonzero(m)[0]) for m in masks]
         obs, rewards, dones, infos = vec.step(np.array(actions))
         assert obs.shape == (2, phase10_env.OBS_SIZE)
-        vec.env_method("set_opponents", RandomAgent(3))
+        vec.env_method("set_opponents", Scripted())
     finally:
         vec.close()
 

@@ -14,8 +14,8 @@ require("ray")
 
 from agents.cli import main as phase10  # noqa: E402
 from agents.evaluation.tournament import run_tournament  # noqa: E402
-from agents.play import parallel_map  # noqa: E402
 from agents.policies.rllib_policy import MaskedActorCritic, save_policy  # noqa: E402
+from agents.pool import parallel_map  # noqa: E402
 from phase10_env import raw_env  # noqa: E402
 
 SHORT = {"phases_to_win": 2}

@@ -40,9 +40,9 @@ print(result.entry_stats()[0].games, sum(o.steps for o in result.outcomes))
 
 
 def test_the_policy_picks_only_legal_moves(exported_policy) -> None:
-    from agents.play import play, policy_chooser
     from agents.policies.registry import make_agent
     from phase10_env import raw_env
+    from phase10_env.play import play, policy_chooser
 
     agent = make_agent(f"rllib:{exported_policy}", seed=0)
     # illegal_action="raise" (the default): one illegal pick would raise. An untrained network
