@@ -4,6 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from tests.compiled import require_compiled
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Tests marked ``compiled(label)`` need that compiled part (see :mod:`tests.compiled`)."""
+    for mark in item.iter_markers("compiled"):
+        require_compiled(*mark.args)
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _sb3_logs_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory):

@@ -1,20 +1,11 @@
-"""The native core's tests need it built; where it is not, they skip, unless
-PHASE10_REQUIRE_COMPILED=1 (as in .ci/run), which makes a missing core a failure."""
-
-import os
+"""The native core's tests need it built: they are tests of the compiled part "native core"
+(:mod:`tests.compiled`), which skip where it is not built, unless PHASE10_REQUIRE_COMPILED=1 (as
+in .ci/run) makes that a failure."""
 
 import pytest
 
-from phase10_env.core import available
 
-
-def pytest_collection_modifyitems(config, items):  # noqa: ARG001 - pytest's hook signature
-    if available():
-        return
-    if os.environ.get("PHASE10_REQUIRE_COMPILED", "") not in ("", "0"):
-        raise pytest.UsageError("PHASE10_REQUIRE_COMPILED is set but the native core (phase10_env.core._core) is not "
-                                "built: pip install -e . with a C compiler")
-    skip = pytest.mark.skip(reason="the native core is not built (no C compiler at install)")
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:  # noqa: ARG001
     for item in items:
         if "tests/core" in str(item.fspath):
-            item.add_marker(skip)
+            item.add_marker(pytest.mark.compiled("native core"))

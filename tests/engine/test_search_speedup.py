@@ -10,7 +10,7 @@ from phase10_env.engine.cards import NUM_NUMBERS
 from phase10_env.engine.phases import PHASES, GroupKind, Meld, NaturalRule, Requirement
 from phase10_env.engine.search import search_laydowns
 
-pytestmark = pytest.mark.skipif(search._search is None, reason="the compiled search is not built (no C compiler?)")
+pytestmark = pytest.mark.compiled("lay-down search")
 
 # A hand's natural cards per number (index 0 unused), up to all 8 of a number.
 supplies = st.lists(st.integers(0, 8), min_size=NUM_NUMBERS, max_size=NUM_NUMBERS).map(lambda s: [0] + s)

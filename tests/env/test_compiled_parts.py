@@ -10,8 +10,6 @@ import sys
 
 import pytest
 
-from phase10_env import compiled_parts
-
 PLAY = """
 import hashlib, json
 import numpy as np
@@ -39,7 +37,8 @@ def play(pure_python: bool) -> dict:
     return json.loads(done.stdout)
 
 
-@pytest.mark.skipif(not all(compiled_parts().values()), reason="the compiled parts are not built")
+@pytest.mark.compiled("lay-down search")
+@pytest.mark.compiled("observation composer")
 def test_compiled_and_pure_python_play_the_same_games() -> None:
     compiled, pure = play(pure_python=False), play(pure_python=True)
     assert all(compiled["compiled"].values()) and not any(pure["compiled"].values())

@@ -73,7 +73,7 @@ def test_observation_shows_own_hand_top_discard_and_seats_from_own_side() -> Non
     assert obs[OBS_SLICES["stage"]].tolist() == [1, 0, 0, 0]
 
 
-@pytest.mark.skipif(observation.compose is observation.compose_python, reason="the compiled composer is not built")
+@pytest.mark.compiled("observation composer")
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6))
 def test_compiled_composer_builds_what_the_python_reference_builds(seed: int, players: int) -> None:
@@ -91,7 +91,7 @@ def test_compiled_composer_builds_what_the_python_reference_builds(seed: int, pl
         pass
 
 
-@pytest.mark.skipif(observation.compose is observation.compose_python, reason="the compiled composer is not built")
+@pytest.mark.compiled("observation composer")
 def test_compiled_composer_refuses_buffers_that_do_not_fit() -> None:
     seats, tail = np.zeros(136, np.float32), np.zeros(29, np.float32)
     hand = bytearray(50)
