@@ -1,7 +1,9 @@
 """The observation vector: what one player may know, relative to its own seat.
 
-``LAYOUT`` defines the vector once; ``OBS_SLICES[name]`` gives each part's slice and
-``SEAT_FIELDS`` / ``GROUP_FIELDS`` the offsets inside a seat block. Seat blocks are ordered by
+The layouts define the vector once, as named fields (:class:`~phase10_env.layout.Layout`):
+``OBSERVATION`` its parts (``OBS_SLICES[name]`` is each part's slice), ``SEAT`` and ``GROUP``
+the values of a seat block, ``PENDING_HIT``, ``STAGE`` and ``GAME`` those of the tail; the
+encoder writes through their named views and offsets only. Seat blocks are ordered by
 offset from the observer: 0 is the observer, 1 the next player to act after it, and so on;
 blocks of seats a smaller game lacks are zero. Card-kind blocks (50 values) follow the engine's
 kind order: red 1-12, blue 1-12, green 1-12, yellow 1-12, Wild, Skip.
@@ -43,49 +45,43 @@ from array import array
 import numpy as np
 
 from .actions import GROUPS_PER_SEAT, MAX_SEATS
-from .engine.cards import DECK_COUNTS, DECK_SIZE, NUM_KINDS, NUM_NUMBERS
+from .engine.cards import DECK_COUNTS, DECK_SIZE, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS
 from .engine.compiled import load
 from .engine.game import DRAW, GAME_OVER, PLAY, Game
 from .engine.moves import Draw, Event, HandEnded, Hit, LayDown, Move
 from .engine.partial import PartialHit, PartialLayDown, PartialMove
-from .engine.phases import GroupKind, Meld
-from .engine.table import TableGroup
+from .engine.phases import PHASES, GroupKind, Meld
+from .engine.table import TableGroup, takes_wild
+from .layout import Layout
 from .planning import PLANNING_HIGH, PLANNING_SIZE, planning_features
 
-
-def _offsets(fields: tuple[tuple[str, int], ...]) -> dict[str, int]:
-    out, start = {}, 0
-    for name, size in fields:
-        out[name] = start
-        start += size
-    return out
-
-
-_SEAT_LAYOUT = (("present", 1), ("active", 1), ("phase", 10), ("phases_completed", 1), ("phases_left", 1),
-                ("laid", 1), ("hand_size", 1), ("score", 1), ("skip_pending", 1), ("lost_turn", 1),
-                ("skipped_this_hand", 1), ("dealer", 1), ("to_act", 1))
-_GROUP_LAYOUT = (("present", 1), ("kind", 3), ("numbers", NUM_NUMBERS), ("colour", 4), ("size", 1),
-                 ("wild_low", 1), ("wild_high", 1))
-SEAT_FIELDS = _offsets(_SEAT_LAYOUT)
-GROUP_FIELDS = _offsets(_GROUP_LAYOUT)
-SEAT_VALUES = sum(size for _, size in _SEAT_LAYOUT)
-GROUP_VALUES = sum(size for _, size in _GROUP_LAYOUT)
+#: A seat's own values (the first part of its block).
+SEAT = Layout(("present", 1), ("active", 1), ("phase", len(PHASES)), ("phases_completed", 1), ("phases_left", 1),
+              ("laid", 1), ("hand_size", 1), ("score", 1), ("skip_pending", 1), ("lost_turn", 1),
+              ("skipped_this_hand", 1), ("dealer", 1), ("to_act", 1))
+#: A group's values: on the table, or of a lay-down in progress.
+GROUP = Layout(("present", 1), ("kind", len(GroupKind)), ("numbers", NUM_NUMBERS), ("colour", NUM_COLOURS), ("size", 1),
+               ("wild_low", 1), ("wild_high", 1))
+#: A hit waiting for its card.
+PENDING_HIT = Layout(("seat", MAX_SEATS), ("group", GROUPS_PER_SEAT), ("number", NUM_NUMBERS))
+#: Who is to do what: one-hot.
+STAGE = Layout(("draw", 1), ("play", 1), ("next_group", 1), ("choose_card", 1))
+GAME = Layout(("tie_replay", 1), ("draw_pile", 1), ("discard_pile", 1))
+SEAT_FIELDS = {name: part.start for name, part in SEAT.slices.items()}
+GROUP_FIELDS = {name: part.start for name, part in GROUP.slices.items()}
+SEAT_VALUES, GROUP_VALUES = SEAT.size, GROUP.size
 SEAT_BLOCK = SEAT_VALUES + GROUPS_PER_SEAT * GROUP_VALUES
 
-LAYOUT: tuple[tuple[str, int], ...] = (
-    ("hand", NUM_KINDS),
-    ("discard_top", NUM_KINDS),
-    ("discard_counts", NUM_KINDS),
-    ("table_counts", NUM_KINDS),
-    ("seats", MAX_SEATS * SEAT_BLOCK),
-    ("pending_groups", GROUPS_PER_SEAT * GROUP_VALUES),
-    ("pending_hit", MAX_SEATS + GROUPS_PER_SEAT + NUM_NUMBERS),
-    ("pending_cards", NUM_KINDS),
-    ("stage", 4),
-    ("game", 3),
-)
-OBS_SLICES: dict[str, slice] = {name: slice(o, o + size) for (name, size), o in zip(LAYOUT, _offsets(LAYOUT).values())}
-OBS_SIZE = sum(size for _, size in LAYOUT)
+#: The observation's parts, in order: ``compose`` fills the four card parts, the seat blocks and
+#: then the tail (the move in progress, stage and game values), which has a layout of its own.
+_CARD_PARTS = (("hand", NUM_KINDS), ("discard_top", NUM_KINDS), ("discard_counts", NUM_KINDS), ("table_counts", NUM_KINDS))
+_TAIL_PARTS = (("pending_groups", GROUPS_PER_SEAT * GROUP_VALUES), ("pending_hit", PENDING_HIT.size),
+               ("pending_cards", NUM_KINDS), ("stage", STAGE.size), ("game", GAME.size))
+OBSERVATION = Layout(*_CARD_PARTS, ("seats", MAX_SEATS * SEAT_BLOCK), *_TAIL_PARTS)
+TAIL = Layout(*_TAIL_PARTS)
+LAYOUT: tuple[tuple[str, int], ...] = OBSERVATION.fields
+OBS_SLICES: dict[str, slice] = OBSERVATION.slices
+OBS_SIZE = OBSERVATION.size
 
 
 SCORE_CAP = 10_000
@@ -93,14 +89,14 @@ SCORE_CAP = 10_000
 
 def _high() -> np.ndarray:
     high = np.ones(OBS_SIZE, dtype=np.float32)
-    counts = np.array(DECK_COUNTS, dtype=np.float32)
+    parts = OBSERVATION.views(high)
     for name in ("hand", "discard_counts", "table_counts", "pending_cards"):
-        high[OBS_SLICES[name]] = counts
-    seats = high[OBS_SLICES["seats"]].reshape(MAX_SEATS, SEAT_BLOCK)
+        parts[name][:] = DECK_COUNTS
+    seats = parts["seats"].reshape(MAX_SEATS, SEAT_BLOCK)
     # A game reaches 11 (10 dealt plus one drawn); positions built for tests (build_game) may
     # hold any number of cards, and every position that loads stays inside the bounds.
-    seats[:, SEAT_FIELDS["hand_size"]] = DECK_SIZE
-    seats[:, SEAT_FIELDS["score"]] = SCORE_CAP / 100
+    seats[:, SEAT.offset("hand_size")] = DECK_SIZE
+    seats[:, SEAT.offset("score")] = SCORE_CAP / 100
     return high
 
 
@@ -117,23 +113,18 @@ def observation_bounds(features: str) -> tuple[np.ndarray, np.ndarray]:
         return OBS_LOW, OBS_HIGH
     return np.zeros(OBS_SIZE + PLANNING_SIZE, dtype=np.float32), np.concatenate([OBS_HIGH, PLANNING_HIGH])
 
-_TAIL_START = OBS_SLICES["pending_groups"].start
-_TAIL = OBS_SIZE - _TAIL_START
-# compose() relies on this order: the four card parts, the seat blocks, then the tail.
-assert [name for name, _ in LAYOUT][:5] == ["hand", "discard_top", "discard_counts", "table_counts", "seats"]
-assert OBS_SLICES["seats"].start == 4 * NUM_KINDS
-# Offsets inside the tail (the move in progress, stage, game).
-_T_HIT = OBS_SLICES["pending_hit"].start - _TAIL_START
-_T_CARDS = OBS_SLICES["pending_cards"].start - _TAIL_START
-_T_STAGE = OBS_SLICES["stage"].start - _TAIL_START
-_T_GAME = OBS_SLICES["game"].start - _TAIL_START
-_HAND_SIZE, _TO_ACT, _LOST_TURN = SEAT_FIELDS["hand_size"], SEAT_FIELDS["to_act"], SEAT_FIELDS["lost_turn"]
-_SKIP_START = SEAT_FIELDS["skip_pending"]
+# The offsets the hot paths write at, by name: inside the tail (an ``array('f')``: item writes
+# cost a third of a numpy view's) and inside a seat block.
+_T_HIT, _T_CARDS, _T_STAGE, _T_GAME = (TAIL.offset(name) for name in ("pending_hit", "pending_cards", "stage", "game"))
+_T_DRAW, _T_PLAY, _T_NEXT_GROUP, _T_CHOOSE_CARD = (_T_STAGE + STAGE.offset(name) for name in STAGE.names())
+_T_TIE_REPLAY, _T_DRAW_PILE, _T_DISCARD_PILE = (_T_GAME + GAME.offset(name) for name in GAME.names())
+_HAND_SIZE, _TO_ACT, _LOST_TURN = SEAT.offset("hand_size"), SEAT.offset("to_act"), SEAT.offset("lost_turn")
+_SKIP_PENDING, _SKIPPED = SEAT.offset("skip_pending"), SEAT.offset("skipped_this_hand")
 # dtype objects, positional: the cheapest way to name them per call
 _FLOAT32, _UINT8 = np.dtype(np.float32), np.dtype(np.uint8)
 
 
-_NO_PENDING = array("f", bytes(4 * _T_STAGE))
+_NO_PENDING = array("f", bytes(4 * _T_STAGE))  # the move in progress's parts of the tail, zero
 #: One-hot bytes of each card kind; index -1 (an empty discard pile): all zeros.
 _ONE_HOT = [bytes(k == i for i in range(NUM_KINDS)) for k in range(NUM_KINDS)] + [bytes(NUM_KINDS)]
 
@@ -156,31 +147,34 @@ _compiled = load("phase10_env._compose", "observation composer")
 compose = compose_python if _compiled is None else _compiled.compose
 
 
-def _group_values(kind: int, value: int, low: int, high: int, size: int) -> list[float]:
-    row = [0.0] * GROUP_VALUES
-    row[0] = 1.0
-    row[1 + kind] = 1.0
-    numbers = GROUP_FIELDS["numbers"]
+def _group_features(kind: int, value: int, low: int, high: int, size: int) -> np.ndarray:
+    """A group's values (:data:`GROUP`): ``value`` its set's number or colour group's colour,
+    ``low``-``high`` a run's span."""
+    row = np.zeros(GROUP.size, np.float32)
+    v = GROUP.views(row)
+    v["present"][0] = 1.0
+    v["kind"][kind] = 1.0
     if kind == GroupKind.SET:
-        row[numbers + value - 1] = 1.0
+        v["numbers"][value - 1] = 1.0
     elif kind == GroupKind.RUN:
-        for n in range(low, high + 1):
-            row[numbers + n - 1] = 1.0
+        v["numbers"][low - 1:high] = 1.0
     else:
-        row[GROUP_FIELDS["colour"] + value] = 1.0
-    row[GROUP_FIELDS["size"]] = size / NUM_NUMBERS
-    row[GROUP_FIELDS["wild_low"]] = float(kind == GroupKind.RUN and low > 1)
-    row[GROUP_FIELDS["wild_high"]] = float(kind != GroupKind.RUN or high < NUM_NUMBERS)
+        v["colour"][value] = 1.0
+    v["size"][0] = size / NUM_NUMBERS
+    v["wild_low"][0] = takes_wild(kind, low, high, low_end=True)
+    v["wild_high"][0] = takes_wild(kind, low, high, low_end=False)
     return row
 
 
-def table_group_values(group: TableGroup) -> list[float]:
-    return _group_values(group.kind, group.value, group.low, group.high, len(group.cards))
+def group_features(group: TableGroup) -> np.ndarray:
+    """The values of a group on the table."""
+    return _group_features(group.kind, group.value, group.low, group.high, len(group.cards))
 
 
-def meld_values(meld: Meld) -> list[float]:
+def meld_features(meld: Meld) -> np.ndarray:
+    """The values of a group of a lay-down in progress."""
     kind, value, size = meld
-    return _group_values(kind, value, value, value + size - 1, size)
+    return _group_features(kind, value, value, value + size - 1, size)
 
 
 class ObservationEncoder:
@@ -202,7 +196,7 @@ class ObservationEncoder:
         self._used = n * SEAT_BLOCK
         self._items = array("f", bytes(8 * self._used))  # 4 bytes per float, two copies
         self._flat = np.frombuffer(self._items, dtype=np.float32)
-        self._tail = array("f", bytes(4 * _TAIL))  # the move in progress, stage and game values
+        self._tail = array("f", bytes(4 * TAIL.size))  # the move in progress, stage and game values
         self._tail_values = np.frombuffer(self._tail, dtype=np.float32)
         self._pending: PartialMove | None = None
         self._choosing_cards = False
@@ -216,38 +210,38 @@ class ObservationEncoder:
         self._to_act = self.game.current
         self.set_pending(None)
 
-    def _put(self, s: int, start: int, values: float | list[float]) -> None:
+    def _put(self, s: int, start: int, values: np.ndarray) -> None:
         """Write seat ``s``'s values from offset ``start`` of its block, in both copies."""
         i = s * SEAT_BLOCK + start
-        stop = i + (len(values) if isinstance(values, list) else 1)
+        stop = i + len(values)
         self._flat[i:stop] = values
         self._flat[i + self._used:stop + self._used] = values
 
     def refresh_seat(self, s: int) -> None:
         g = self.game
-        row = [0.0] * SEAT_VALUES
-        completed = g.phases_completed[s]
-        row[0] = 1.0
-        row[1] = float(g.active[s])
-        row[2 + g.phase_of(s) - 1] = 1.0
-        to_win = g.rules.phases_to_win
-        row[12] = completed / to_win
-        row[13] = (to_win - completed) / to_win
-        row[14] = float(g.laid[s])
-        row[15] = float(g.hand_sizes[s])
-        row[16] = min(g.scores[s], SCORE_CAP) / 100
-        row[17] = float(g.skip_pending[s])
-        row[18] = float(g.lost_turn[s])
-        row[19] = float(g.skipped_this_hand[s])
-        row[20] = float(g.dealer == s)
-        row[21] = float(g.current == s and g.stage != GAME_OVER)
+        row = np.zeros(SEAT.size, np.float32)
+        v = SEAT.views(row)
+        completed, to_win = g.phases_completed[s], g.rules.phases_to_win
+        v["present"][0] = 1.0
+        v["active"][0] = g.active[s]
+        v["phase"][g.phase_of(s) - 1] = 1.0
+        v["phases_completed"][0] = completed / to_win
+        v["phases_left"][0] = (to_win - completed) / to_win
+        v["laid"][0] = g.laid[s]
+        v["hand_size"][0] = g.hand_sizes[s]
+        v["score"][0] = min(g.scores[s], SCORE_CAP) / 100
+        v["skip_pending"][0] = g.skip_pending[s]
+        v["lost_turn"][0] = g.lost_turn[s]
+        v["skipped_this_hand"][0] = g.skipped_this_hand[s]
+        v["dealer"][0] = g.dealer == s
+        v["to_act"][0] = g.current == s and g.stage != GAME_OVER
         self._put(s, 0, row)
 
     def refresh_groups(self, s: int) -> None:
-        values = [0.0] * (GROUPS_PER_SEAT * GROUP_VALUES)
+        groups = np.zeros((GROUPS_PER_SEAT, GROUP.size), np.float32)
         for i, group in enumerate(self.game.table[s]):
-            values[i * GROUP_VALUES:(i + 1) * GROUP_VALUES] = table_group_values(group)
-        self._put(s, SEAT_VALUES, values)
+            groups[i] = group_features(group)
+        self._put(s, SEAT_VALUES, groups.reshape(-1))
 
     def set_pending(self, pending: PartialMove | None) -> None:
         """The move in progress of the player to act (``None``: none)."""
@@ -257,16 +251,19 @@ class ObservationEncoder:
         tail[:_T_STAGE] = _NO_PENDING
         if pending is None:
             return
+        views = TAIL.views(self._tail_values)
         if type(pending) is PartialHit:
-            tail[_T_HIT + (pending.target - self.game.current) % self.game.num_players] = 1.0
-            tail[_T_HIT + MAX_SEATS + pending.group] = 1.0
-            tail[_T_HIT + MAX_SEATS + GROUPS_PER_SEAT + pending.number - 1] = 1.0
+            hit = PENDING_HIT.views(views["pending_hit"])
+            hit["seat"][(pending.target - self.game.current) % self.game.num_players] = 1.0
+            hit["group"][pending.group] = 1.0
+            hit["number"][pending.number - 1] = 1.0
         else:
-            groups = [meld for meld, _ in pending.groups] + ([pending.meld] if pending.meld is not None else [])
-            for i, meld in enumerate(groups):
-                tail[i * GROUP_VALUES:(i + 1) * GROUP_VALUES] = array("f", meld_values(meld))
+            melds = [meld for meld, _ in pending.groups] + ([pending.meld] if pending.meld is not None else [])
+            groups = views["pending_groups"].reshape(GROUPS_PER_SEAT, GROUP.size)
+            for i, meld in enumerate(melds):
+                groups[i] = meld_features(meld)
         for k in pending.cards_taken():
-            tail[_T_CARDS + k] += 1.0
+            views["pending_cards"][k] += 1.0
 
     def after_move(self, mover: int, move: Move, events: tuple[Event, ...]) -> None:
         """Bring the seat blocks up to date after the engine played ``move`` for ``mover``."""
@@ -287,10 +284,10 @@ class ObservationEncoder:
         elif events or move.target is not None:  # a Skip was aimed or a turn lost
             used = self._used
             for s in range(g.num_players):
-                i = s * SEAT_BLOCK + _SKIP_START
-                flat[i] = flat[i + used] = g.skip_pending[s]
-                flat[i + 1] = flat[i + 1 + used] = g.lost_turn[s]
-                flat[i + 2] = flat[i + 2 + used] = g.skipped_this_hand[s]
+                i = s * SEAT_BLOCK
+                flat[i + _SKIP_PENDING] = flat[i + _SKIP_PENDING + used] = g.skip_pending[s]
+                flat[i + _LOST_TURN] = flat[i + _LOST_TURN + used] = g.lost_turn[s]
+                flat[i + _SKIPPED] = flat[i + _SKIPPED + used] = g.skipped_this_hand[s]
         current = g.current
         if current != self._to_act:
             used, last = self._used, self._to_act * SEAT_BLOCK
@@ -304,13 +301,13 @@ class ObservationEncoder:
         g = self.game
         pile = g.discard_pile
         tail, stage, pending = self._tail, g.stage, self._pending
-        tail[_T_STAGE] = stage == DRAW
-        tail[_T_STAGE + 1] = stage == PLAY and pending is None
-        tail[_T_STAGE + 2] = pending is not None and not self._choosing_cards
-        tail[_T_STAGE + 3] = self._choosing_cards
-        tail[_T_GAME] = g.replay
-        tail[_T_GAME + 1] = len(g.draw_pile) / DECK_SIZE
-        tail[_T_GAME + 2] = len(pile) / DECK_SIZE
+        tail[_T_DRAW] = stage == DRAW
+        tail[_T_PLAY] = stage == PLAY and pending is None
+        tail[_T_NEXT_GROUP] = pending is not None and not self._choosing_cards
+        tail[_T_CHOOSE_CARD] = self._choosing_cards
+        tail[_T_TIE_REPLAY] = g.replay
+        tail[_T_DRAW_PILE] = len(g.draw_pile) / DECK_SIZE
+        tail[_T_DISCARD_PILE] = len(pile) / DECK_SIZE
         out = np.empty(OBS_SIZE, _FLOAT32)
         compose(out, g.hands[seat], pile[-1] if pile else -1, g.discard_counts, g.table_counts, self._flat,
                 seat * SEAT_BLOCK, self._used, self._tail_values)

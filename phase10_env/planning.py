@@ -27,13 +27,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .engine.cards import COLOUR_OF, DECK_COUNTS, NUM_KINDS, NUMBER_OF, SKIP, WILD, counts_of
+from .engine.cards import COLOUR_OF, DECK_COUNTS, NUM_KINDS, NUMBER_OF, WILD, counts_of
 from .engine.game import Game
+from .engine.moves import can_take_discard
 from .engine.phases import PHASES, GroupKind, NaturalRule
 from .engine.progress import phase_progress
 from .engine.view import SeatView
+from .layout import Layout
 
-PLANNING_LAYOUT: tuple[tuple[str, int], ...] = (
+PLANNING = Layout(
     ("progress", 2),
     ("progress_with_discard", 2),
     ("missing_without", NUM_KINDS),
@@ -41,10 +43,20 @@ PLANNING_LAYOUT: tuple[tuple[str, int], ...] = (
     ("discard_below_top", NUM_KINDS),
     ("next_player_took", NUM_KINDS),
 )
-PLANNING_SIZE = sum(size for _, size in PLANNING_LAYOUT)
-PLANNING_HIGH = np.concatenate([np.full(4, 1.5), np.ones(NUM_KINDS), np.full(NUM_KINDS, 1.5), np.ones(NUM_KINDS),
-                                np.array(DECK_COUNTS)]).astype(np.float32)
-_BELOW_TOP, _NEXT_TOOK = 4 + 2 * NUM_KINDS, 4 + 3 * NUM_KINDS
+PLANNING_LAYOUT: tuple[tuple[str, int], ...] = PLANNING.fields
+PLANNING_SIZE = PLANNING.size
+
+
+def _high() -> np.ndarray:
+    high = np.ones(PLANNING_SIZE, dtype=np.float32)
+    parts = PLANNING.views(high)
+    for name in ("progress", "progress_with_discard", "ways_without"):
+        parts[name][:] = 1.5  # ways to finish may exceed 12
+    parts["next_player_took"][:] = DECK_COUNTS
+    return high
+
+
+PLANNING_HIGH = _high()
 
 
 def planning_features(game: Game, seat: int) -> np.ndarray:
@@ -64,20 +76,21 @@ def planning_features_of_view(view: SeatView) -> np.ndarray:
 def _features(hand_counts: Sequence[int], phase: int, rule: NaturalRule, pile: Sequence[int],
               next_took: Sequence[int], down: bool) -> np.ndarray:
     out = np.zeros(PLANNING_SIZE, dtype=np.float32)
+    v = PLANNING.views(out)
     if len(pile) >= 2:
-        out[_BELOW_TOP + pile[-2]] = 1.0
-    out[_NEXT_TOOK:] = np.frombuffer(bytes(next_took), dtype=np.uint8)
+        v["discard_below_top"][pile[-2]] = 1.0
+    v["next_player_took"][:] = np.frombuffer(bytes(next_took), dtype=np.uint8)
     if down:
         return out
     hand = bytearray(hand_counts)
     reqs = PHASES[phase]
     missing, ways = phase_progress(hand, reqs, rule)
-    out[0:2] = (missing / 10, ways / 12)
-    if pile and pile[-1] != SKIP:
+    v["progress"][:] = (missing / 10, ways / 12)
+    if can_take_discard(pile):
         hand[pile[-1]] += 1
         m, w = phase_progress(hand, reqs, rule)
         hand[pile[-1]] -= 1
-        out[2:4] = (m / 10, w / 12)
+        v["progress_with_discard"][:] = (m / 10, w / 12)
     by_colour = reqs[0].kind == GroupKind.COLOUR
     seen: dict[int, tuple[int, int]] = {}
     for kind in range(NUM_KINDS):
@@ -90,6 +103,6 @@ def _features(hand_counts: Sequence[int], phase: int, rule: NaturalRule, pile: S
             seen[key] = phase_progress(hand, reqs, rule)
             hand[kind] += 1
         m, w = seen[key]
-        out[4 + kind] = (m + 1) / 11
-        out[4 + NUM_KINDS + kind] = w / 12
+        v["missing_without"][kind] = (m + 1) / 11
+        v["ways_without"][kind] = w / 12
     return out
