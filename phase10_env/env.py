@@ -5,9 +5,9 @@ Agents are ``player_0`` .. ``player_{n-1}`` in seat order; with the default firs
 within its turn (draw, lay-down and hit actions, discard). Turns lost to a Skip pass without an
 action.
 
-* Action space: ``Discrete(301)`` for every phase and player count; see
+* Action space: ``Discrete(350)`` for every phase and player count; see
   :mod:`phase10_env.actions` for the table.
-* Observation space: ``Dict(observation=Box(637,), action_mask=Box(0, 1, (301,), int8))``; see
+* Observation space: ``Dict(observation=Box(731,), action_mask=Box(0, 1, (350,), int8))``; see
   :mod:`phase10_env.observation` for the layout. The mask is also in
   ``infos[agent]["action_mask"]``; a non-acting agent's mask is all zeros. Masks are read-only
   arrays (states share them); copy one to change it.

@@ -1,7 +1,7 @@
 """A Gymnasium single-agent view of Phase 10: one learner seat against opponent policies that
 the environment steps internally.
 
-Observations are the learner's observation vector (``Box(637,)``), and rewards are the
+Observations are the learner's observation vector (``Box(731,)``), and rewards are the
 learner's: everything that reached it since its previous action, including what arrives on an
 opponent's move (the hand or game ending). ``action_masks()`` gives the legal actions for
 sb3-contrib's ``MaskablePPO``. Opponents are :class:`~phase10_env.policy.Policy` objects (the
