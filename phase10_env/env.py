@@ -48,7 +48,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from .actions import ACTIONS, NUM_ACTIONS, IllegalActionError, check_action_id, describe
 from .codec import decode, step_of
 from .engine.config import RulesConfig, load_rules
-from .engine.game import GAME_OVER, PLAY, Game
+from .engine.game import GAME_OVER, PLAY_STAGE, Game
 from .engine.moves import GameEnded, HandEnded
 from .engine.partial import PartialHit, PartialLayDown, PartialMove, step_problem
 from .engine.seats import check_num_players
@@ -233,7 +233,7 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"the state is for {game.num_players} players; this env has {self.num_players}")
         pending = None
         for a in moves:
-            if game.stage != PLAY or not 0 <= a < NUM_ACTIONS or not legal_mask(game, pending)[a]:
+            if game.stage != PLAY_STAGE or not 0 <= a < NUM_ACTIONS or not legal_mask(game, pending)[a]:
                 raise ValueError(f"malformed env state: move_actions {moves} are not a move in progress here")
             result = decode(game, a, pending)
             if not isinstance(result, (PartialLayDown, PartialHit)):

@@ -25,7 +25,7 @@ from .actions import (
     skip_id,
 )
 from .engine.cards import NUM_NUMBERS, PRESENT, SKIP, WILD
-from .engine.game import DRAW, PLAY, Game
+from .engine.game import DRAW_STAGE, PLAY_STAGE, Game
 from .engine.moves import can_take_discard
 from .engine.partial import PartialLayDown, PartialMove, first_melds, open_cards, second_melds
 from .engine.phases import GroupKind
@@ -47,9 +47,9 @@ def legal_mask(game: Game, partial: PartialMove | None = None) -> np.ndarray:
     """The current player's legal actions, ``partial`` the move in progress, as an int8 array
     of 0 and 1, read-only because draw-stage masks are shared."""
     stage = game.stage
-    if stage == DRAW:
+    if stage == DRAW_STAGE:
         return _DRAW_MASKS[1 if game.draw_pile else 0][1 if can_take_discard(game.discard_pile) else 0]
-    if stage != PLAY:
+    if stage != PLAY_STAGE:
         return NO_ACTIONS
     out = bytearray(NUM_ACTIONS)
     if partial is None:
@@ -95,7 +95,7 @@ def _fill_hits(game: Game, seat: int, hand: bytearray, out: bytearray) -> None:
         for g, group in enumerate(game.table[(seat + offset) % n]):
             base = hit_id(offset, g, 0)
             if group.kind == GroupKind.COLOUR:
-                before_one = group.value * NUM_NUMBERS - 1  # the kind of that colour's 1, less one
+                before_one = group.colour * NUM_NUMBERS - 1  # the kind of that colour's 1, less one
                 for number in group.accepted_numbers():
                     if hand[before_one + number]:
                         out[base + number - 1] = 1

@@ -29,10 +29,10 @@ def _count(n: int) -> str:
 def _group_name(group: TableGroup) -> str:
     """A group by what it is, without its cards: "set of 9s", "run 4-7", "red group"."""
     if group.kind == GroupKind.SET:
-        return f"set of {group.value}s"
+        return f"set of {group.number}s"
     if group.kind == GroupKind.RUN:
         return f"run {group.low}-{group.high}"
-    return f"{COLOURS[group.value]} group"
+    return f"{COLOURS[group.colour]} group"
 
 
 def meld_words(kind: GroupKind, value: int, size: int) -> str:

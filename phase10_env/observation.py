@@ -47,7 +47,7 @@ import numpy as np
 from .actions import GROUPS_PER_SEAT, MAX_SEATS
 from .engine.cards import DECK_COUNTS, DECK_SIZE, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS
 from .engine.compiled import load
-from .engine.game import DRAW, GAME_OVER, PLAY, Game
+from .engine.game import DRAW_STAGE, GAME_OVER, PLAY_STAGE, Game
 from .engine.moves import Draw, Event, HandEnded, Hit, LayDown, Move
 from .engine.partial import PartialHit, PartialLayDown, PartialMove
 from .engine.phases import PHASES, GroupKind, Meld
@@ -301,8 +301,8 @@ class ObservationEncoder:
         g = self.game
         pile = g.discard_pile
         tail, stage, pending = self._tail, g.stage, self._pending
-        tail[_T_DRAW] = stage == DRAW
-        tail[_T_PLAY] = stage == PLAY and pending is None
+        tail[_T_DRAW] = stage == DRAW_STAGE
+        tail[_T_PLAY] = stage == PLAY_STAGE and pending is None
         tail[_T_NEXT_GROUP] = pending is not None and not self._choosing_cards
         tail[_T_CHOOSE_CARD] = self._choosing_cards
         tail[_T_TIE_REPLAY] = g.replay

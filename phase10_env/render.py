@@ -55,11 +55,11 @@ def rules_help(rules: RulesConfig) -> list[str]:
 
 def group_text(group: TableGroup) -> str:
     if group.kind == GroupKind.SET:
-        what = f"set of {group.value}s"
+        what = f"set of {group.number}s"
     elif group.kind == GroupKind.RUN:
         what = f"run {group.low}-{group.high}"
     else:
-        what = f"{COLOURS[group.value]}"
+        what = f"{COLOURS[group.colour]}"
     return f"{what}: {cards_text(group.cards)}"
 
 
@@ -134,6 +134,6 @@ def action_text(view: SeatView, action: int, names: list[str] | None = None) -> 
     elif a.hit_card == HIT_WILD_LOW:
         what = "W (low end)"
     else:
-        what = str(a.hit_card + 1) if group.kind != GroupKind.COLOUR else f"{COLOURS[group.value]} {a.hit_card + 1}"
+        what = str(a.hit_card + 1) if group.kind != GroupKind.COLOUR else f"{COLOURS[group.colour]} {a.hit_card + 1}"
     owner = "your" if target == view.seat else f"{names[target]}'s"
     return f"hit {what} on {owner} {group_text(group)}"

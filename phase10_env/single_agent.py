@@ -33,9 +33,10 @@ class Phase10Env(gymnasium.Env):
     """``learner_seat``: a seat number, or ``"random"`` (a new seat each episode).
     ``opponents``: one policy for all other seats or a list with one per other seat (in seat
     order after the learner); default (``None``): uniformly random legal actions.
-    ``illegal_action``: ``"raise"`` (default: a ``ValueError``, as in the AEC env) or
-    ``"penalize"`` (for learners without masks: nothing happens, the reward is
-    ``illegal_penalty`` and ``info["illegal_action"]`` is True).
+    ``illegal_action``: what an illegal action does: ``"raise"`` (default: a ``ValueError``, as
+    in the AEC env) or ``"penalize"`` (for learners without masks: nothing happens, the reward
+    is ``illegal_reward``, default -0.1, and ``info["illegal_action"]`` is True; the AEC env's
+    ``"terminate"`` ends the episode instead, its ``illegal_reward`` the offender's reward).
     Other options as for ``raw_env``."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
@@ -45,11 +46,13 @@ class Phase10Env(gymnasium.Env):
                  rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
                  rewards: RewardConfig | Mapping[str, float] | str | None = None, episode: str = "game",
                  max_steps: int | None = None, start_phases: str = "first", features: str = "standard",
-                 illegal_action: str = "raise", illegal_penalty: float = -0.1, **rule_options: Any) -> None:
+                 illegal_action: str = "raise", illegal_reward: float = -0.1, **rule_options: Any) -> None:
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {list(ILLEGAL_ACTION_MODES)}, not {illegal_action!r}")
         self.illegal_action = illegal_action
-        self.illegal_penalty = float(illegal_penalty)
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+            raise ValueError(f"illegal_reward must be a number, not {illegal_reward!r}")
+        self.illegal_reward = float(illegal_reward)
         self.aec = raw_env(num_players=num_players, render_mode=render_mode, rules=rules, rewards=rewards,
                            episode=episode, max_steps=max_steps, start_phases=start_phases, features=features,
                            **rule_options)
@@ -115,7 +118,7 @@ class Phase10Env(gymnasium.Env):
         if aec.agent_selection != self.learner or self._done():
             raise RuntimeError("step() called after the episode ended; call reset()")
         if self.illegal_action == "penalize" and not self._is_legal(action):
-            return self._observation(), self.illegal_penalty, False, False, {**self._info(), "illegal_action": True}
+            return self._observation(), self.illegal_reward, False, False, {**self._info(), "illegal_action": True}
         aec.step(action)
         self._play_opponents()
         reward = aec.cumulative_reward(self.learner)  # all it got since this action

@@ -71,8 +71,8 @@ class RulesConfig:
             raise ValueError(f"rules option 'phases' must be a list of phase numbers, not {phases!r}") from None
         if not numbers or any(isinstance(p, bool) or not isinstance(p, int) or p not in PHASES for p in numbers):
             raise ValueError(f"rules option 'phases' must be a non-empty list of numbers 1-10, not {phases!r}")
-        ptw = len(numbers) if phases_to_win is None else phases_to_win
-        if isinstance(ptw, bool) or not isinstance(ptw, int) or not 1 <= ptw <= len(numbers):
+        to_win = len(numbers) if phases_to_win is None else phases_to_win
+        if isinstance(to_win, bool) or not isinstance(to_win, int) or not 1 <= to_win <= len(numbers):
             raise ValueError(f"rules option 'phases_to_win' must be an integer from 1 to {len(numbers)} (the number of "
                              f"phases), not {phases_to_win!r}")
         if not isinstance(advance_all, bool):
@@ -83,7 +83,7 @@ class RulesConfig:
             raise ValueError(f"rules option 'skip_rule' must be one of {list(SKIP_RULES)}, not {skip_rule!r}")
         # Frozen: set the checked values past the dataclass's __setattr__.
         object.__setattr__(self, "phases", numbers)
-        object.__setattr__(self, "phases_to_win", ptw)
+        object.__setattr__(self, "phases_to_win", to_win)
         object.__setattr__(self, "advance_all", advance_all)
         object.__setattr__(self, "natural_rule", natural_rule)
         object.__setattr__(self, "skip_rule", skip_rule)

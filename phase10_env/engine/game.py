@@ -43,11 +43,11 @@ from .phases import PHASES, GroupKind, Meld, matches_requirements
 from .record import GameRecord
 from .search import laydowns, laydowns_from_supply
 from .seats import check_num_players, next_active
-from .state import DRAW, GAME_OVER, HAND_SIZE, PLAY, STAGE_NAMES, GameState
+from .state import DRAW_STAGE, GAME_OVER, HAND_SIZE, PLAY_STAGE, STAGE_NAMES, GameState
 from .table import TableGroup
 from .view import SeatView, seat_view
 
-__all__ = ["Game", "DRAW", "PLAY", "GAME_OVER", "HAND_SIZE", "STAGE_NAMES", "DECK"]
+__all__ = ["Game", "DRAW_STAGE", "PLAY_STAGE", "GAME_OVER", "HAND_SIZE", "STAGE_NAMES", "DECK"]
 
 #: The 108 cards as kinds, in a fixed order; each deal permutes this.
 DECK: tuple[int, ...] = tuple(k for k, c in enumerate(DECK_COUNTS) for _ in range(c))
@@ -160,7 +160,7 @@ class Game(GameState):
     def laydown_options(self) -> list[tuple[Meld, ...]]:
         """Every phase lay-down (tuple of melds) the current player may make now."""
         seat = self.current
-        if self.stage != PLAY or self.laid[seat]:
+        if self.stage != PLAY_STAGE or self.laid[seat]:
             return []
         hand = self.hands[seat]
         key = bytes(hand)
@@ -179,7 +179,7 @@ class Game(GameState):
         """Every lay-down the current player may make now, each choice of cards its own move
         (two groups of the same meld listed once). Do not change the list: it is cached."""
         seat = self.current
-        if self.stage != PLAY or self.laid[seat]:
+        if self.stage != PLAY_STAGE or self.laid[seat]:
             return []
         options = self.laydown_options()
         cache = self._laydown_moves_cache
@@ -198,7 +198,7 @@ class Game(GameState):
     def hit_moves(self) -> list[Hit]:
         """Every hit the current player may make now (R14)."""
         seat = self.current
-        if self.stage != PLAY or not self.laid[seat]:
+        if self.stage != PLAY_STAGE or not self.laid[seat]:
             return []
         hand = self.hands[seat]
         moves: list[Hit] = []
@@ -211,7 +211,7 @@ class Game(GameState):
                         moves.append(Hit(target, g, WILD, True))
                 for number in group.accepted_numbers():
                     if group.kind == GroupKind.COLOUR:
-                        cards: range | tuple[int] = (group.value * NUM_NUMBERS + number - 1,)
+                        cards: range | tuple[int] = (group.colour * NUM_NUMBERS + number - 1,)
                     else:
                         cards = range(number - 1, NUM_NATURALS, NUM_NUMBERS)
                     moves.extend(Hit(target, g, k) for k in cards if hand[k])
@@ -219,12 +219,12 @@ class Game(GameState):
 
     def legal_moves(self) -> list[Move]:
         """Every legal move for the current player (empty once the game is over)."""
-        if self.stage == DRAW:
+        if self.stage == DRAW_STAGE:
             draws: list[Move] = [Draw(False)] if self.draw_pile else []
             if self.can_draw_discard():
                 draws.append(Draw(True))
             return draws
-        if self.stage != PLAY:
+        if self.stage != PLAY_STAGE:
             return []
         moves: list[Move] = list(self.laydown_moves())
         moves.extend(self.hit_moves())
@@ -244,7 +244,7 @@ class Game(GameState):
         if stage == GAME_OVER:
             return "the game is over"
         if type(move) is Draw:
-            if stage != DRAW:
+            if stage != DRAW_STAGE:
                 return "this player has already drawn this turn"
             if move.from_discard:
                 if not self.discard_pile:
@@ -310,7 +310,7 @@ class Game(GameState):
         discard, or a step of a move in progress, :mod:`.partial`), or None."""
         if self.stage == GAME_OVER:
             return "the game is over"
-        if self.stage != PLAY:
+        if self.stage != PLAY_STAGE:
             return "the player must draw first (R5)"
         return None
 
@@ -340,7 +340,7 @@ class Game(GameState):
             else:
                 card = self.draw_pile.pop()
             self.add_to_hand(seat, card)
-            self.stage = PLAY
+            self.stage = PLAY_STAGE
             return _NO_EVENTS
         events: list[Event] = []
         self._events = events
@@ -400,7 +400,7 @@ class Game(GameState):
     def _start_turn(self, seat: int) -> None:
         self.current = seat
         self.lost_turn[seat] = False
-        self.stage = DRAW
+        self.stage = DRAW_STAGE
         if not self.draw_pile:
             self._reshuffle()
             if not self.draw_pile and not self.can_draw_discard():

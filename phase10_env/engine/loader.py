@@ -26,7 +26,7 @@ from .config import RulesConfig
 from .moves import HandResult
 from .phases import KIND_NAMES, PHASES, GroupKind, missing_naturals
 from .seats import Stage, check_num_players
-from .state import DRAW, FORMAT, GAME_OVER, HAND_SIZE, PLAY, STAGE_NAMES, GameState, pcg64_generator
+from .state import DRAW_STAGE, FORMAT, GAME_OVER, HAND_SIZE, PLAY_STAGE, STAGE_NAMES, GameState, pcg64_generator
 from .table import TableGroup
 
 _T = TypeVar("_T")
@@ -282,7 +282,7 @@ def _check_consistency(state: GameState) -> None:
         raise _bad("the current player and the dealer must be active")
     if state.skip_pending[state.current]:
         raise _bad("the current player cannot have a Skip pending (that turn would be lost)")
-    if state.stage == DRAW:
+    if state.stage == DRAW_STAGE:
         if not state.discard_pile and not state.built:
             raise _bad("the current player is to draw, but the discard pile is empty: a turn begins after a "
                        "discard or after the deal, which turns up a card (R3)")
@@ -326,7 +326,7 @@ def _check_hands(state: GameState) -> None:
             raise _bad(f"seat {s} holds no cards, so it went out and the hand should have ended (R16)")
         if state.built:
             continue
-        dealt = HAND_SIZE + (not over and s == state.current and state.stage == PLAY)
+        dealt = HAND_SIZE + (not over and s == state.current and state.stage == PLAY_STAGE)
         if not state.laid[s] and size != dealt:
             drawn = ", plus the card drawn this turn" if dealt > HAND_SIZE else ""
             raise _bad(f"seat {s} holds {size} cards without having laid its phase; it must hold {dealt} (10 dealt{drawn})")

@@ -84,7 +84,7 @@ def _give_natural(groups: list[list[int]], melds: Sequence[Meld], needy: int) ->
                 continue
             target = groups[needy]
             if melds[needy].kind == GroupKind.RUN:
-                slot = NUMBER_OF[card] - melds[needy].value
+                slot = NUMBER_OF[card] - melds[needy].low
                 if target[slot] != WILD:
                     continue
             else:
@@ -139,7 +139,7 @@ def arrange(meld: Meld, cards: Sequence[int]) -> list[int]:
     if meld.kind != GroupKind.RUN:
         return sorted(cards)
     naturals = {NUMBER_OF[k]: k for k in cards if k != WILD}
-    return [naturals.get(n, WILD) for n in range(meld.value, meld.value + meld.size)]
+    return [naturals.get(n, WILD) for n in range(meld.low, meld.high + 1)]
 
 
 def meld_card_problem(meld: Meld, cards: Sequence[int]) -> str | None:

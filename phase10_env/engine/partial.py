@@ -282,7 +282,7 @@ def _hit_number(game: Game, hand: Sequence[int], step: HitNumber) -> Move | Part
     if not (isinstance(number, int) and number in group.accepted_numbers()):
         return f"no {number!r} fits {group!r} (R14)"
     if group.kind == GroupKind.COLOUR:
-        kinds = [k] if hand[k := group.value * NUM_NUMBERS + number - 1] else []
+        kinds = [k] if hand[k := group.colour * NUM_NUMBERS + number - 1] else []
     else:
         kinds = [k for k in range(number - 1, NUM_NATURALS, NUM_NUMBERS) if hand[k]]
     if not kinds:

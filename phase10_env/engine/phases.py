@@ -75,28 +75,62 @@ def phase_text(phase: int) -> str:
     return " + ".join(str(r) for r in PHASES[phase])
 
 
+def declared(kind: int, value: int, asked: GroupKind) -> int:
+    """What a group of ``kind`` declaring ``value`` declares as a group of kind ``asked`` does (a
+    set its number, a run its lowest number, a colour group its colour); a ``ValueError`` for a
+    group of another kind. Groups keep the one field ``value`` (it is what their JSON form
+    writes); code that means one kind reads it through the name of that kind's meaning."""
+    if kind != asked:
+        raise ValueError(f"a {KIND_NAMES[kind]} group declares no {_DECLARES[asked]}")
+    return value
+
+
+_DECLARES = {GroupKind.SET: "number", GroupKind.RUN: "lowest number", GroupKind.COLOUR: "colour"}
+
+
 class Meld(NamedTuple):
-    """A group to lay down: kind, value (set number / run start / colour) and size."""
+    """A group to lay down: kind, ``value`` (the set's number, the run's lowest number or the
+    colour group's colour: read it as :attr:`number`, :attr:`low` or :attr:`colour`) and size."""
 
     kind: GroupKind
     value: int
     size: int
 
+    @property
+    def number(self) -> int:
+        """A set's number."""
+        return declared(self.kind, self.value, GroupKind.SET)
+
+    @property
+    def low(self) -> int:
+        """A run's lowest number."""
+        return declared(self.kind, self.value, GroupKind.RUN)
+
+    @property
+    def high(self) -> int:
+        """A run's highest number."""
+        return declared(self.kind, self.value, GroupKind.RUN) + self.size - 1
+
+    @property
+    def colour(self) -> int:
+        """A colour group's colour (0-3: red, blue, green, yellow)."""
+        return declared(self.kind, self.value, GroupKind.COLOUR)
+
     def is_valid(self) -> bool:
         if self.kind == GroupKind.SET:
-            return 1 <= self.value <= NUM_NUMBERS and self.size >= 1
+            return 1 <= self.number <= NUM_NUMBERS and self.size >= 1
         if self.kind == GroupKind.RUN:
-            return self.size >= 1 and 1 <= self.value and self.value + self.size - 1 <= NUM_NUMBERS
+            return self.size >= 1 and 1 <= self.low and self.high <= NUM_NUMBERS
         if self.kind == GroupKind.COLOUR:
-            return 0 <= self.value < NUM_COLOURS and self.size >= 1
+            return 0 <= self.colour < NUM_COLOURS and self.size >= 1
         return False
 
     def __str__(self) -> str:
         if self.kind == GroupKind.SET:
-            return f"set of {self.size} x {self.value}"
+            return f"set of {self.size} x {self.number}"
         if self.kind == GroupKind.RUN:
-            return f"run {self.value}-{self.value + self.size - 1}"
-        return f"{self.size} {COLOURS[self.value]}"
+            return f"run {self.low}-{self.high}"
+        return f"{self.size} {COLOURS[self.colour]}"
 
 
 def declarable_values(kind: int, size: int) -> range:

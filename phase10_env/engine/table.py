@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from .cards import COLOUR_OF, COLOURS, NUM_COLOURS, NUM_KINDS, NUM_NATURALS, NUM_NUMBERS, NUMBER_OF, WILD, cards_text
-from .phases import KIND_NAMES, GroupKind
+from .phases import KIND_NAMES, GroupKind, declared
 
 
 def takes_wild(kind: int, low: int, high: int, low_end: bool) -> bool:
@@ -27,8 +27,9 @@ _ALL_NUMBERS = tuple(range(1, NUM_NUMBERS + 1))
 
 class TableGroup:
     """A group laid on the table. ``cards`` holds the card kinds; a run's cards are in
-    ascending order from ``low``, so each Wild's number is its position (R12). A set's Wilds
-    stand for ``value``; a colour group's Wilds for colour ``value``."""
+    ascending order from ``low`` to ``high``, so each Wild's number is its position (R12). A
+    set's Wilds stand for its :attr:`number`, a colour group's for its :attr:`colour`. ``value``
+    is what the group declares, whatever its kind (as :class:`~.phases.Meld` has it)."""
 
     __slots__ = ("kind", "value", "cards", "low", "high")
 
@@ -39,6 +40,16 @@ class TableGroup:
         self.low = value if kind == GroupKind.RUN else 0
         self.high = value + len(cards) - 1 if kind == GroupKind.RUN else 0
 
+    @property
+    def number(self) -> int:
+        """A set's number."""
+        return declared(self.kind, self.value, GroupKind.SET)
+
+    @property
+    def colour(self) -> int:
+        """A colour group's colour (0-3: red, blue, green, yellow)."""
+        return declared(self.kind, self.value, GroupKind.COLOUR)
+
     def accepts(self, card: int, low_end: bool = False) -> bool:
         """R14: whether card ``card`` (natural or Wild) may be added. ``low_end`` picks the end
         of a run a Wild goes to; it must be False otherwise."""
@@ -47,16 +58,16 @@ class TableGroup:
         if low_end or not 0 <= card < NUM_NATURALS:
             return False
         if self.kind == GroupKind.SET:
-            return NUMBER_OF[card] == self.value
+            return NUMBER_OF[card] == self.number
         if self.kind == GroupKind.RUN:
             n = NUMBER_OF[card]
             return n == self.low - 1 or n == self.high + 1
-        return COLOUR_OF[card] == self.value
+        return COLOUR_OF[card] == self.colour
 
     def accepted_numbers(self) -> tuple[int, ...]:
         """The numbers a natural card may have to be added (for colour groups: in its colour)."""
         if self.kind == GroupKind.SET:
-            return (self.value,)
+            return (self.number,)
         if self.kind == GroupKind.RUN:
             return tuple(n for n in (self.low - 1, self.high + 1) if 1 <= n <= NUM_NUMBERS)
         return _ALL_NUMBERS
@@ -85,20 +96,20 @@ class TableGroup:
         if any(not (0 <= k < NUM_KINDS) or k > WILD for k in self.cards):
             return "a group holds a Skip or an unknown card"
         if self.kind == GroupKind.SET:
-            if not 1 <= self.value <= NUM_NUMBERS:
-                return f"a set of number {self.value}"
-            if any(k != WILD and NUMBER_OF[k] != self.value for k in self.cards):
-                return f"a set of {self.value}s holds another number"
+            if not 1 <= self.number <= NUM_NUMBERS:
+                return f"a set of number {self.number}"
+            if any(k != WILD and NUMBER_OF[k] != self.number for k in self.cards):
+                return f"a set of {self.number}s holds another number"
         elif self.kind == GroupKind.RUN:
             if self.low < 1 or self.high > NUM_NUMBERS:
                 return f"a run from {self.low} to {self.high} leaves 1-12"
             if any(k != WILD and NUMBER_OF[k] != self.low + i for i, k in enumerate(self.cards)):
                 return f"a run from {self.low} holds a card out of sequence"
         elif self.kind == GroupKind.COLOUR:
-            if not 0 <= self.value < NUM_COLOURS:
-                return f"a colour group of colour {self.value}"
-            if any(k != WILD and COLOUR_OF[k] != self.value for k in self.cards):
-                return f"a {COLOURS[self.value]} group holds another colour"
+            if not 0 <= self.colour < NUM_COLOURS:
+                return f"a colour group of colour {self.colour}"
+            if any(k != WILD and COLOUR_OF[k] != self.colour for k in self.cards):
+                return f"a {COLOURS[self.colour]} group holds another colour"
         else:
             return f"unknown group kind {self.kind}"
         return None

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-PLAY = """
+SCRIPT = """
 import hashlib, json
 import numpy as np
 from phase10_env import raw_env
@@ -33,7 +33,7 @@ print(json.dumps({"compiled": compiled_parts(), "digest": digest.hexdigest(), "s
 
 def play(pure_python: bool) -> dict:
     env = {**os.environ, "PHASE10_PURE_PYTHON": "1" if pure_python else "0"}
-    done = subprocess.run([sys.executable, "-c", PLAY], env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
 

@@ -105,7 +105,7 @@ def test_illegal_action_raises_by_default_and_penalizes_on_request() -> None:
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     with pytest.raises(ValueError, match="illegal action"):
         env.step(illegal)
-    soft = Phase10Env(num_players=2, learner_seat=0, illegal_action="penalize", illegal_penalty=-0.5)
+    soft = Phase10Env(num_players=2, learner_seat=0, illegal_action="penalize", illegal_reward=-0.5)
     obs, _ = soft.reset(seed=2)
     obs2, reward, terminated, truncated, info = soft.step(illegal)
     assert reward == -0.5 and info["illegal_action"] and not terminated
