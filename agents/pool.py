@@ -7,7 +7,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tqdm import tqdm
 
@@ -52,7 +52,7 @@ def parallel_map(fn: Callable[[J], R], jobs: Sequence[J], workers: int | None = 
         bar.close()
 
 
-def _process_map(fn: Callable[[J], R], jobs: Sequence[J], workers: int, bar: tqdm) -> list[R]:
+def _process_map(fn: Callable[[J], R], jobs: Sequence[J], workers: int, bar: tqdm[Any]) -> list[R]:
     results: list[R] = []
     if workers == 1 or len(jobs) <= 1:
         for job in jobs:

@@ -58,7 +58,7 @@ def _run_chunk(fn: Callable[[J], R], chunk: Sequence[J], worker_init: Callable[[
 
 
 def ray_map(fn: Callable[[J], R], jobs: Sequence[J], workers: int | None, address: str | None,
-            bar: tqdm, worker_init: Callable[[], None]) -> list[R]:
+            bar: tqdm[Any], worker_init: Callable[[], None]) -> list[R]:
     """``[fn(job) for job in jobs]`` as Ray tasks on the cluster at ``address`` (see
     :func:`connect_ray`), at most ``workers`` chunks in flight (default: the cluster's CPUs),
     each task calling ``worker_init`` first; results in job order, ``bar`` told of each."""
@@ -68,7 +68,7 @@ def ray_map(fn: Callable[[J], R], jobs: Sequence[J], workers: int | None, addres
     chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
     task = ray.remote(num_cpus=1)(_run_chunk)
     fn_ref = ray.put(fn)
-    results: list[list[R] | None] = [None] * len(chunks)
+    results: list[list[R]] = [[] for _ in chunks]
     pending: dict[Any, int] = {}
     following = iter(range(len(chunks)))
 

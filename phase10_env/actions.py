@@ -90,7 +90,7 @@ ACTIONS: tuple[Action, ...] = _build_table()
 NUM_ACTIONS = len(ACTIONS)
 
 DRAW_DECK, DRAW_DISCARD = 0, 1
-MELD_IDS: dict[Meld, int] = {a.meld: i for i, a in enumerate(ACTIONS) if a.kind == "lay"}
+MELD_IDS: dict[Meld, int] = {a.meld: i for i, a in enumerate(ACTIONS) if a.meld is not None}
 LAY_FIRST = min(MELD_IDS.values())
 HIT_FIRST = next(i for i, a in enumerate(ACTIONS) if a.kind == "hit")
 DISCARD_FIRST = next(i for i, a in enumerate(ACTIONS) if a.kind == "discard")

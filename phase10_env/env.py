@@ -36,7 +36,6 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -47,9 +46,9 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from .actions import ACTIONS, NUM_ACTIONS, IllegalActionError, check_action_id, describe
 from .codec import decode, step_of
-from .engine.config import RulesConfig, load_rules
+from .engine.config import RulesSpec, load_rules
 from .engine.game import GAME_OVER, PLAY_STAGE, Game
-from .engine.moves import GameEnded, HandEnded
+from .engine.moves import Event, GameEnded, HandEnded
 from .engine.partial import PartialHit, PartialLayDown, PartialMove, step_problem
 from .engine.seats import check_num_players
 from .engine.view import SeatView
@@ -57,7 +56,7 @@ from .masks import NO_ACTIONS, legal_mask
 from .observation import ObservationEncoder, observation_bounds
 from .policy import PlayerObservation
 from .render import pending_text, render_text
-from .rewards import RewardConfig, load_rewards
+from .rewards import RewardsSpec, load_rewards
 
 EPISODES = ("game", "hand")
 START_PHASES = ("first", "random")
@@ -77,11 +76,12 @@ def env(**kwargs: Any) -> raw_env:
 
 
 class raw_env(AECEnv, EzPickle):
-    metadata = {"render_modes": ["human", "ansi"], "name": "phase10_v0", "is_parallelizable": False, "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "phase10_v0", "is_parallelizable": False,
+                                "render_fps": 1}
 
     def __init__(self, num_players: int = 2, render_mode: str | None = None,
-                 rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
-                 rewards: RewardConfig | Mapping[str, float] | str | None = None, episode: str = "game",
+                 rules: RulesSpec = None,
+                 rewards: RewardsSpec = None, episode: str = "game",
                  max_steps: int | None = None, start_phases: str = "first", features: str = "standard",
                  illegal_action: str = "raise", illegal_reward: float = -1.0, max_cycles: int | None = None,
                  **rule_options: Any) -> None:
@@ -123,12 +123,28 @@ class raw_env(AECEnv, EzPickle):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._seeder = np.random.default_rng()
-        self.game: Game | None = None
+        self._game: Game | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    @property
+    def game(self) -> Game:
+        """The game under way (its state is the engine's: read it, never change it)."""
+        return self._started("reading env.game")
+
+    @property
+    def started(self) -> bool:
+        """Whether :meth:`reset` has begun a game."""
+        return self._game is not None
+
+    def _started(self, what: str) -> Game:
+        """The game, or a ``RuntimeError`` saying ``what`` needs a reset first."""
+        if self._game is None:
+            raise RuntimeError(f"call reset() before {what}")
+        return self._game
+
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ episode control
@@ -162,7 +178,7 @@ class raw_env(AECEnv, EzPickle):
 
     def _start(self, game: Game) -> None:
         """Begin an episode on ``game`` (a new or loaded one), nothing in progress."""
-        self.game = game
+        self._game = game
         self._encoder = ObservationEncoder(game, planning=self.features == "planning")
         self._pending: PartialMove | None = None
         self._move_actions: list[int] = []
@@ -173,7 +189,7 @@ class raw_env(AECEnv, EzPickle):
         self._rewards_dirty = False
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {"action_mask": NO_ACTIONS} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {"action_mask": NO_ACTIONS} for a in self.agents}
         self._mask = NO_ACTIONS
         self._ended = (False, False)
         self.agent_selection = self.agents[game.current]
@@ -187,9 +203,8 @@ class raw_env(AECEnv, EzPickle):
         """Everything needed to go on from here, as JSON-ready data: the game, the actions of a
         move in progress (a lay-down or hit waiting for more actions), rewards not yet
         delivered, the step count and the seed stream. :meth:`restore_state` loads it."""
-        if self.game is None:
-            raise RuntimeError("call reset() before save_state()")
-        return {"format": ENV_STATE_FORMAT, "version": 1, "game": self.game.to_json(),
+        game = self._started("save_state()")
+        return {"format": ENV_STATE_FORMAT, "version": 1, "game": game.to_json(),
                 "move_actions": list(self._move_actions), "steps": self._steps,
                 "rewards": dict(self.rewards), "cumulative_rewards": dict(self._cumulative_rewards),
                 "rewards_pending": self._rewards_dirty, "agents": list(self.agents),
@@ -208,7 +223,7 @@ class raw_env(AECEnv, EzPickle):
         agents = data["agents"]
         if not isinstance(agents, list) or not set(agents) <= set(self.possible_agents) or len(set(agents)) != len(agents):
             raise ValueError(f"malformed env state: agents must be a list of distinct agents of {self.possible_agents}")
-        values: dict[str, dict] = {}
+        values: dict[str, dict[str, Any]] = {}
         for name, numbers in (("rewards", True), ("cumulative_rewards", True), ("terminations", False), ("truncations", False)):
             d = data[name]
             if not isinstance(d, Mapping) or set(d) != set(agents) or not all(
@@ -259,7 +274,7 @@ class raw_env(AECEnv, EzPickle):
             self.infos[self.agent_selection]["action_mask"] = self._mask
 
     def step(self, action: int | None) -> None:
-        game = self.game
+        game = self._game
         if game is None:
             raise RuntimeError("call reset() before step()")
         if not self.agents:  # as PettingZoo's OrderEnforcingWrapper: a warning, nothing happens
@@ -338,7 +353,6 @@ class raw_env(AECEnv, EzPickle):
     def _why_illegal(self, a: int) -> str:
         """Why the masked action ``a`` is illegal, in the engine's words."""
         game, partial = self.game, self._pending
-        assert game is not None  # step() checked it
         action, n = ACTIONS[a], game.num_players
         offset = action.skip_offset if action.kind == "skip" else action.seat_offset
         if offset is not None and offset >= n:
@@ -354,7 +368,7 @@ class raw_env(AECEnv, EzPickle):
             reason = game.illegal_reason(move)
         return reason or "the engine finds it legal, yet the mask refuses it: a bug in the masks"
 
-    def _score_events(self, events: tuple) -> None:
+    def _score_events(self, events: tuple[Event, ...]) -> None:
         cfg, n = self.reward_config, self.num_players
         for e in events:
             if type(e) is HandEnded and cfg.per_hand:
@@ -380,18 +394,17 @@ class raw_env(AECEnv, EzPickle):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last()``; once every agent has been removed, the last one's final
         values (with a warning, as stepping then does) instead of a ``KeyError``."""
-        if self.game is None:
-            raise RuntimeError("call reset() before last()")
+        self._started("last()")
         if self.agents:
-            return super().last(observe)
+            seen: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+            return seen
         EnvLogger.warn_step_after_terminated_truncated()
         terminated, truncated = self._ended
         return (self.observe(self.agent_selection) if observe else None, 0.0, terminated, truncated,
                 {"action_mask": NO_ACTIONS})
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if self.game is None:
-            raise RuntimeError("call reset() before observe()")
+        self._started("observe()")
         # Once the episode is over ``_mask`` is the zero mask, so the acting agent's is right too.
         mask = self._mask if agent == self.agent_selection else NO_ACTIONS
         return {"observation": self._encoder.observe(self._seat_of[agent]), "action_mask": mask}
@@ -402,8 +415,7 @@ class raw_env(AECEnv, EzPickle):
 
     def observation_vector(self, agent: str) -> np.ndarray:
         """``observe(agent)["observation"]`` alone."""
-        if self.game is None:
-            raise RuntimeError("call reset() before observation_vector()")
+        self._started("observation_vector()")
         return self._encoder.observe(self._seat_of[agent])
 
     def cumulative_reward(self, agent: str) -> float:
@@ -412,9 +424,7 @@ class raw_env(AECEnv, EzPickle):
 
     def seat_view(self, agent: str) -> SeatView:
         """The readable form of what ``agent`` may see (for rule-based agents and humans)."""
-        if self.game is None:
-            raise RuntimeError("call reset() before seat_view()")
-        return self.game.view(self._seat_of[agent])
+        return self._started("seat_view()").view(self._seat_of[agent])
 
     def player_observation(self, agent: str | None = None, with_view: bool = True) -> PlayerObservation:
         """Everything ``agent`` (default: the agent to act) may know now, as agents take it;
@@ -432,8 +442,7 @@ class raw_env(AECEnv, EzPickle):
         return self._pending
 
     def render(self) -> str | None:
-        if self.game is None:
-            raise RuntimeError("call reset() before render()")
+        self._started("render()")
         if self.render_mode is None:
             import gymnasium
 

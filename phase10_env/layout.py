@@ -24,11 +24,13 @@ class Layout:
     def __init__(self, *fields: tuple[str, int]) -> None:
         self.fields: tuple[tuple[str, int], ...] = fields
         self.slices: dict[str, slice] = {}
+        self._offsets: dict[str, int] = {}
         start = 0
         for name, size in fields:
             if name in self.slices or size < 1:
                 raise ValueError(f"field {name!r} repeats or has no values")
             self.slices[name] = slice(start, start + size)
+            self._offsets[name] = start
             start += size
         self.size = start
 
@@ -37,7 +39,7 @@ class Layout:
 
     def offset(self, name: str) -> int:
         """Where field ``name`` starts."""
-        return self.slices[name].start
+        return self._offsets[name]
 
     def names(self) -> list[str]:
         return [name for name, _ in self.fields]

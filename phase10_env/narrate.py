@@ -112,7 +112,7 @@ class Narrator:
         playing = [s for s in range(game.num_players) if game.active[s]]
         if isinstance(move, Draw):
             if move.from_discard:
-                line = f"{who} took {card_name(game.discard_top())} from the discard pile"
+                line = f"{who} took {card_name(game.discard_pile[-1])} from the discard pile"
             else:
                 line = f"{who} drew from the draw pile"
             hand = bytes(game.hands[seat])

@@ -48,7 +48,7 @@ from .actions import GROUPS_PER_SEAT, MAX_SEATS
 from .engine.cards import DECK_COUNTS, DECK_SIZE, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS
 from .engine.compiled import load
 from .engine.game import DRAW_STAGE, GAME_OVER, PLAY_STAGE, Game
-from .engine.moves import Draw, Event, HandEnded, Hit, LayDown, Move
+from .engine.moves import Discard, Draw, Event, HandEnded, Hit, LayDown, Move
 from .engine.partial import PartialHit, PartialLayDown, PartialMove
 from .engine.phases import PHASES, GroupKind, Meld
 from .engine.table import TableGroup, takes_wild
@@ -273,15 +273,14 @@ class ObservationEncoder:
         g, flat = self.game, self._items
         i = mover * SEAT_BLOCK + _HAND_SIZE
         flat[i] = flat[i + self._used] = g.hand_sizes[mover]
-        kind = type(move)
-        if kind is Draw:
+        if type(move) is Draw:
             return
-        if kind is LayDown:
+        if type(move) is LayDown:
             self.refresh_seat(mover)
             self.refresh_groups(mover)
-        elif kind is Hit:
+        elif type(move) is Hit:
             self.refresh_groups(move.target)
-        elif events or move.target is not None:  # a Skip was aimed or a turn lost
+        elif events or (type(move) is Discard and move.target is not None):  # a Skip was aimed or a turn lost
             used = self._used
             for s in range(g.num_players):
                 i = s * SEAT_BLOCK

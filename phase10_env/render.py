@@ -115,7 +115,7 @@ def action_text(view: SeatView, action: int, names: list[str] | None = None) -> 
     names = names or [f"player_{s}" for s in range(view.num_players)]
     a = ACTIONS[check_action_id(action)]
     if a.kind == "draw":
-        return f"take {card_name(view.discard_top)} from the discard pile" if a.draw_from_discard else "draw from the deck"
+        return f"take {card_name(view.discard_pile[-1])} from the discard pile" if a.draw_from_discard else "draw from the deck"
     if a.kind == "lay":
         assert a.meld is not None  # a lay action always has its meld
         return f"lay down {_meld_text(a.meld)}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TypeAlias
 
 from .engine.moves import HandResult
 
@@ -53,7 +53,12 @@ REWARD_PRESETS: dict[str, RewardConfig] = {
 }
 
 
-def load_rewards(rewards: RewardConfig | Mapping[str, Any] | str | None) -> RewardConfig:
+RewardsSpec: TypeAlias = "RewardConfig | Mapping[str, float] | str | None"
+"""Rewards as :func:`load_rewards` takes them: a config, a mapping of its options, a preset's
+name, or None (``"outcome"``)."""
+
+
+def load_rewards(rewards: RewardsSpec) -> RewardConfig:
     if rewards is None:
         return REWARD_PRESETS["outcome"]
     if isinstance(rewards, RewardConfig):

@@ -13,18 +13,20 @@ Registered as ``"phase10_env/Phase10-v0"``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 
-from .engine.config import RulesConfig
+from .actions import NUM_ACTIONS
+from .engine.config import RulesSpec
+from .engine.game import Game
+from .engine.view import SeatView
 from .env import raw_env
 from .play import play, policy_chooser
 from .policy import Policy
-from .rewards import RewardConfig
+from .rewards import RewardsSpec
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 
@@ -43,8 +45,8 @@ class Phase10Env(gymnasium.Env):
 
     def __init__(self, num_players: int = 2, opponents: Policy | Sequence[Policy] | None = None,
                  learner_seat: int | str = "random", render_mode: str | None = None,
-                 rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
-                 rewards: RewardConfig | Mapping[str, float] | str | None = None, episode: str = "game",
+                 rules: RulesSpec = None,
+                 rewards: RewardsSpec = None, episode: str = "game",
                  max_steps: int | None = None, start_phases: str = "first", features: str = "standard",
                  illegal_action: str = "raise", illegal_reward: float = -0.1, **rule_options: Any) -> None:
         if illegal_action not in ILLEGAL_ACTION_MODES:
@@ -80,7 +82,7 @@ class Phase10Env(gymnasium.Env):
         for p in self.opponents:
             if p is not None and not isinstance(p, Policy):
                 raise ValueError(f"an opponent must have an act(observation) method, not {p!r}")
-        if self.aec.game is not None:
+        if self.aec.started:
             self._assign_seats()
 
     def _assign_seats(self) -> None:
@@ -89,7 +91,7 @@ class Phase10Env(gymnasium.Env):
                           for s, a in enumerate(self.aec.possible_agents) if s != seat}
         self._ask_policies = policy_chooser(self.aec, {a: p for a, p in self._by_agent.items() if p is not None})
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start an episode. One that is over before the learner's first action (in a one-hand
         episode, an opponent going out on its very first turn) is not handed out, as nothing
         could be done with it: the next game of the seed stream is dealt instead (a saved
@@ -100,10 +102,8 @@ class Phase10Env(gymnasium.Env):
             for i, p in enumerate(self.opponents):
                 if p is not None and hasattr(p, "seed"):
                     p.seed(game_seed + i + 1)
-            if self.learner_seat_option == "random":
-                seat = int(self.np_random.integers(self.num_players))
-            else:
-                seat = self.learner_seat_option
+            option = self.learner_seat_option
+            seat = int(self.np_random.integers(self.num_players)) if isinstance(option, str) else option
             self.learner = self.aec.possible_agents[seat]
             self._assign_seats()
             self.aec.reset(seed=game_seed, options=options)
@@ -113,7 +113,7 @@ class Phase10Env(gymnasium.Env):
             if options and "state" in options:
                 raise ValueError("the saved state's episode is over before the learner's first action")
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         aec = self.aec
         if aec.agent_selection != self.learner or self._done():
             raise RuntimeError("step() called after the episode ended; call reset()")
@@ -130,7 +130,7 @@ class Phase10Env(gymnasium.Env):
             a = int(action)
         except (TypeError, ValueError):
             return False
-        return 0 <= a < self.action_space.n and bool(self.aec.action_mask(self.learner)[a])
+        return 0 <= a < NUM_ACTIONS and bool(self.aec.action_mask(self.learner)[a])
 
     def _done(self) -> bool:
         return self.aec.terminations[self.learner] or self.aec.truncations[self.learner]
@@ -154,14 +154,16 @@ class Phase10Env(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner now (all False once the episode is over)."""
         if self._done() or self.aec.agent_selection != self.learner:
-            return np.zeros(self.action_space.n, dtype=bool)
+            return np.zeros(NUM_ACTIONS, dtype=bool)
         return self.aec.action_mask(self.learner).astype(bool)
 
-    def seat_view(self):
+    def seat_view(self) -> SeatView:
+        """The learner's readable view (for humans and rule-based agents)."""
         return self.aec.seat_view(self.learner)
 
     @property
-    def game(self):
+    def game(self) -> Game:
+        """The game under way (a ``RuntimeError`` before the first reset)."""
         return self.aec.game
 
     def render(self) -> str | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -37,7 +38,8 @@ class BenchResult:
 class RandomPlay:
     """Uniformly random masked play on one environment, run in slices of time."""
 
-    def __init__(self, make_env: Callable[[], object], seed: int = 0) -> None:
+    def __init__(self, make_env: Callable[[], Any], seed: int = 0) -> None:
+        """``make_env`` builds any PettingZoo AEC env (Phase 10's or another game's)."""
         self.env = make_env()
         self.rng = np.random.default_rng(seed)
         self.env.reset(seed=seed)
@@ -57,13 +59,13 @@ class RandomPlay:
         self.seconds += time.perf_counter() - start
 
 
-def benchmark_targets(players: tuple[int, ...] = (2, 6), include_connect_four: bool = True) -> dict[str, Callable[[], object]]:
+def benchmark_targets(players: tuple[int, ...] = (2, 6), include_connect_four: bool = True) -> dict[str, Callable[[], Any]]:
     from phase10_env import env, raw_env
 
-    targets: dict[str, Callable[[], object]] = {}
+    targets: dict[str, Callable[[], Any]] = {}
     for n in players:
-        targets[f"phase10 raw_env {n}p"] = lambda n=n: raw_env(num_players=n)
-        targets[f"phase10 env() {n}p"] = lambda n=n: env(num_players=n)
+        targets[f"phase10 raw_env {n}p"] = partial(raw_env, num_players=n)
+        targets[f"phase10 env() {n}p"] = partial(env, num_players=n)
     if include_connect_four:
         try:
             from pettingzoo.classic import connect_four_v3
@@ -88,7 +90,7 @@ def run_benchmark(seconds: float = 5.0, players: tuple[int, ...] = (2, 6), seed:
 
 
 def full_benchmark(total_seconds: float, players: tuple[int, ...] = (2, 6), seed: int = 0,
-                   include_connect_four: bool = True) -> tuple[list[BenchResult], list[dict]]:
+                   include_connect_four: bool = True) -> tuple[list[BenchResult], list[dict[str, Any]]]:
     """:func:`run_benchmark` and :func:`engine_benchmark` in about ``total_seconds`` in all,
     shared equally by each environment and each engine setting (8 parts for players 2 and 6
     with connect_four_v3: ``total_seconds=80`` gives each 10 s)."""
@@ -109,7 +111,7 @@ def summary_table(results: list[BenchResult]) -> str:
     return "\n".join(lines)
 
 
-def engine_benchmark(seconds: float = 5.0, players: tuple[int, ...] = (2, 6), seed: int = 0) -> list[dict]:
+def engine_benchmark(seconds: float = 5.0, players: tuple[int, ...] = (2, 6), seed: int = 0) -> list[dict[str, Any]]:
     """Moves/s and full games/s of the bare rules engine under uniformly random legal play
     (uniform over ``Game.legal_moves()``), for about ``seconds`` per player count."""
     from phase10_env.engine import Game
@@ -142,7 +144,7 @@ def _uniform_chooser(env: Any, rng: np.random.Generator) -> Callable[[str], int]
     return choose
 
 
-def search_costs(players: tuple[int, ...] = (2, 6), seed: int = 0, repeats: int = 300) -> list[dict]:
+def search_costs(players: tuple[int, ...] = (2, 6), seed: int = 0, repeats: int = 300) -> list[dict[str, Any]]:
     """Microseconds of ``Game.copy()``, ``Game.determinize()`` and one random env step, side by
     side, early (20 actions in) and late (400 actions in) in a game, per player count: what a
     search agent pays per simulated position."""

@@ -40,7 +40,7 @@ import json
 import platform
 import time
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 from openskill.models import PlackettLuce
 
-from phase10_env.engine.config import RulesConfig, load_rules
+from phase10_env.engine.config import RulesSpec, load_rules
 
 from ..policies.registry import make_agent
 from .tournament import GameOutcome, TournamentResult, run_tournament, wilson_interval
@@ -77,7 +77,7 @@ def match_seed(seed: int, agents: Sequence[str]) -> int:
     return int(np.random.SeedSequence([seed, key]).generate_state(1, np.uint32)[0])
 
 
-def finishing_ranks(outcome: GameOutcome) -> list[int]:
+def finishing_ranks(outcome: GameOutcome) -> list[float]:
     """Each entry's place in ``outcome`` (0 best): winners first, then more phases completed,
     then the lower score; entries with equal standings share a place."""
     keys = [(i not in outcome.winners, -outcome.phases[i], outcome.scores[i]) for i in range(len(outcome.scores))]
@@ -282,7 +282,7 @@ def check_ladder(agents: Sequence[str], games_per_pair: int, table_players: int,
 
 
 def run_ladder(agents: Sequence[str] = DEFAULT_AGENTS, games_per_pair: int = 200, table_players: int = 4,
-               table_games: int = 64, seed: int = 0, rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
+               table_games: int = 64, seed: int = 0, rules: RulesSpec = None,
                workers: int | None = None, max_steps: int = MAX_STEPS, progress: bool = True) -> LadderResult:
     """Play every pair of ``agents`` (``games_per_pair`` games each) and, with ``table_players``
     (3-6; 0 for none), every table of that many of them (``table_games`` games each); rate every

@@ -13,7 +13,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from phase10_env import raw_env
 from phase10_env.actions import DRAW_DECK, DRAW_DISCARD
-from phase10_env.engine.config import RulesConfig, load_rules
+from phase10_env.engine.config import RulesSpec, load_rules
 from phase10_env.play import play, policy_chooser
 
 from ..policies.registry import cached_agent, forget_agents, make_agent
@@ -170,7 +170,8 @@ class TournamentResult:
         """For each agent (seats holding the same agent pooled) and each of seat and turn order
         (1 = plays first in the first hand): a chi-square test that its win rate is the same
         in every position. A flag needs p below 5% split over all the tests (Bonferroni)."""
-        n, tests = self.setup.num_players, []
+        n = self.setup.num_players
+        tests: list[dict[str, Any]] = []
         for spec in dict.fromkeys(self.setup.agents):
             entries = [i for i, a in enumerate(self.setup.agents) if a == spec]
             for dimension in ("seat", "turn order"):
@@ -301,7 +302,7 @@ def seat_entries(agents: Sequence[str], num_players: int) -> tuple[str, ...]:
 
 
 def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100, seed: int = 0,
-                   rules: RulesConfig | Mapping[str, Any] | str | Path | None = None, workers: int | None = None,
+                   rules: RulesSpec = None, workers: int | None = None,
                    max_steps: int = 200_000, progress: bool = True, backend: str = "processes",
                    address: str | None = None, native: bool | None = None) -> TournamentResult:
     """Play ``games`` full games; ``workers`` processes (default: all cores), or with

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 from phase10_env.codec import next_action
 from phase10_env.engine import SKIP, WILD, Discard, Draw, Hit, LayDown, Move, SeatView, Stage, TableGroup
@@ -72,7 +73,7 @@ class HeuristicConfig:
 class HeuristicAgent:
     name = "heuristic"
 
-    def __init__(self, config: HeuristicConfig | None = None, seed: int | None = None, **options: object) -> None:
+    def __init__(self, config: HeuristicConfig | None = None, seed: int | None = None, **options: Any) -> None:
         self.config = replace(config or HeuristicConfig(), **options)
         if self.config.skip_target not in ("leader", "next"):
             raise ValueError(f"skip_target must be 'leader' or 'next', not {self.config.skip_target!r}")
@@ -91,7 +92,7 @@ class HeuristicAgent:
 
     def _wants_discard(self, view: SeatView) -> bool:
         """Take the discard if it can be hit at once (phase down) or brings the phase closer."""
-        top = view.discard_top
+        top = view.discard_pile[-1]  # asked only when the top card may be taken
         if view.me.laid:
             return top == WILD or _fits_anywhere(top, view.table)
         colour = _is_colour(view.me.phase)
@@ -187,7 +188,7 @@ class HeuristicAgent:
         safe = {key[c] for c in view.discard_pile[-2:] if c < WILD} - nxt.wanted
         return lambda card: 1 if card < WILD and key[card] in safe else 0
 
-    def _skip_priority(self, view: SeatView, target: int | None) -> tuple:
+    def _skip_priority(self, view: SeatView, target: int | None) -> tuple[int, ...]:
         if target is None:
             return (0,)
         if self.config.skip_target == "next":
@@ -265,6 +266,8 @@ def _fits_anywhere(card: int, table: tuple[tuple[TableGroup, ...], ...]) -> bool
 
 def _after_laydown(view: SeatView, move: LayDown) -> tuple[int, int]:
     """(points, cards) left in hand after laying ``move`` down and hitting all that fits."""
+    if move.cards is None:
+        raise ValueError(f"{move} names no cards: the legal lay-downs a view lists all do")
     hand = counts_of(view.hand)
     table = [g.copy() for groups_ in view.table for g in groups_]
     for meld, cards in zip(move.melds, move.cards):

@@ -64,7 +64,7 @@ class HumanAgent:
     def act(self, obs: PlayerObservation) -> int:
         """The legal action the human picks; raises :class:`QuitGame` on ``quit``."""
         view = obs.seat_view()
-        legal = obs.legal_actions.tolist()
+        legal: list[int] = obs.legal_actions.tolist()
         self.write("\n" + seat_text(obs))
         moves = "\n".join(f"  {i:2d}. {action_text(view, action)}" for i, action in enumerate(legal, 1))
         self.write(moves)

@@ -188,7 +188,8 @@ class SearchAgent:
         if not isinstance(move, Discard):
             return [move]
         discards = [m for m in view.legal_moves if isinstance(m, Discard)]
-        return self.heuristic.ranked_discards(view, discards)[:self.config.width]
+        best: list[Move] = [*self.heuristic.ranked_discards(view, discards)[:self.config.width]]
+        return best
 
     def play_out(self, game: Game, move: Move, seat: int) -> float:
         """Play ``move`` in ``game`` (which changes), then let the heuristic play every seat to

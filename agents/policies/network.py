@@ -8,18 +8,23 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from phase10_env.observation import OBS_SIZE
 from phase10_env.policy import PlayerObservation
 
+#: A policy network of any saved sb3 / sb3-contrib algorithm (an ``ActorCriticPolicy``, a DQN or
+#: QR-DQN policy, ...): their parts differ, and are looked up by name.
+Sb3Policy = Any
+
 
 class PolicyNetAgent:
     """Acts with an sb3 actor-critic policy network: masked logits, then argmax or a sample.
     It runs the network directly (no ``predict`` preprocessing), on a private frozen copy."""
 
-    def __init__(self, policy, name: str = "ppo", deterministic: bool = True) -> None:
+    def __init__(self, policy: Sb3Policy, name: str = "ppo", deterministic: bool = True) -> None:
         import torch
 
         self.policy = copy.deepcopy(policy).to("cpu").eval()
@@ -42,12 +47,13 @@ class PolicyNetAgent:
         with torch.no_grad():
             obs = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
             if hasattr(policy, "q_net"):  # DQN
-                return policy.q_net(obs)[0].numpy().astype(np.float64)
-            if hasattr(policy, "quantile_net"):  # QR-DQN: the mean over quantiles
-                return policy.quantile_net(obs)[0].mean(dim=0).numpy().astype(np.float64)
-            features = policy.extract_features(obs, policy.pi_features_extractor)
-            latent = policy.mlp_extractor.forward_actor(features)
-            return policy.action_net(latent)[0].numpy().astype(np.float64)
+                scores = policy.q_net(obs)[0]
+            elif hasattr(policy, "quantile_net"):  # QR-DQN: the mean over quantiles
+                scores = policy.quantile_net(obs)[0].mean(dim=0)
+            else:
+                features = policy.extract_features(obs, policy.pi_features_extractor)
+                scores = policy.action_net(policy.mlp_extractor.forward_actor(features))[0]
+            return np.asarray(scores.numpy(), dtype=np.float64)
 
     def act(self, obs: PlayerObservation) -> int:
         legal = obs.legal_actions
@@ -67,7 +73,7 @@ def _model_path(path: str | Path) -> Path:
     return path
 
 
-def load_policy(path: str | Path, unpickle: bool = True):
+def load_policy(path: str | Path, unpickle: bool = True) -> Sb3Policy:
     """The policy network of any saved sb3 / sb3-contrib model, rebuilt from the zip alone
     (no algorithm object, so it does not matter which algorithm trained it). The weights are
     read without unpickling where the zip allows it (:mod:`.model_zip`: every model this project
@@ -87,7 +93,7 @@ def load_policy(path: str | Path, unpickle: bool = True):
     return _unpickle_policy(path)
 
 
-def _unpickle_policy(path: Path):
+def _unpickle_policy(path: Path) -> Sb3Policy:
     """SB3's own loader: unpickles the zip's data, running any code it names."""
     from stable_baselines3.common.save_util import load_from_zip_file
 
@@ -102,7 +108,7 @@ def _unpickle_policy(path: Path):
     return policy
 
 
-def save_policy(policy, path: str | Path, half: bool = True) -> Path:
+def save_policy(policy: Sb3Policy, path: str | Path, half: bool = True) -> Path:
     """Write ``policy``'s weights alone (no optimizer state; float16 with ``half``, which
     halves the file) as a zip that :func:`load_policy` and ``ppo:PATH`` read like any saved
     model."""

@@ -17,6 +17,7 @@ An option outside its range or of the wrong kind is a ``ValueError`` saying what
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import Any
 
 from phase10_env.policy import Policy
 
@@ -28,8 +29,8 @@ AGENT_KINDS = ("random", "heuristic", "mcts", "ppo", "ppo-sample", "rllib", "hum
 HEURISTIC_CHOICES = {"skip_target": ("leader", "next")}
 
 
-def _parse_options(text: str) -> dict[str, object]:
-    options: dict[str, object] = {}
+def _parse_options(text: str) -> dict[str, Any]:
+    options: dict[str, Any] = {}
     valid = {f.name: f.type for f in fields(HeuristicConfig)}
     for item in filter(None, text.split(",")):
         key, sep, value = item.partition("=")
@@ -54,31 +55,31 @@ def make_agent(spec: str, seed: int | None = None) -> Policy:
     if kind == "random":
         return RandomAgent(seed)
     if kind == "heuristic":
-        agent = HeuristicAgent(**_parse_options(arg))
-        agent.name = spec
-        return agent
+        heuristic = HeuristicAgent(**_parse_options(arg))
+        heuristic.name = spec
+        return heuristic
     if kind == "mcts":
         from .mcts import SearchAgent, parse_search_options
 
-        agent = SearchAgent(parse_search_options(arg), seed)
-        agent.name = spec
-        return agent
+        search = SearchAgent(parse_search_options(arg), seed)
+        search.name = spec
+        return search
     if kind in ("ppo", "ppo-sample"):
         if not arg:
             raise ValueError(f"{kind} needs a model path: {kind}:runs/NAME/model.zip")
         from .network import PPOAgent
 
-        agent = PPOAgent(arg, deterministic=kind == "ppo")
-        agent.seed(seed)
-        return agent
+        network = PPOAgent(arg, deterministic=kind == "ppo")
+        network.seed(seed)
+        return network
     if kind == "rllib":
         if not arg:
             raise ValueError("rllib needs an exported policy: rllib:runs/NAME/policy.pt")
         from .rllib_policy import RLlibAgent
 
-        agent = RLlibAgent(arg)
-        agent.seed(seed)
-        return agent
+        exported = RLlibAgent(arg)
+        exported.seed(seed)
+        return exported
     if kind == "human":
         from .human import HumanAgent
 

@@ -45,14 +45,14 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return torch.where(mask.bool(), logits, torch.full_like(logits, torch.finfo(logits.dtype).min))
 
 
-def policy_data(network, obs_size: int, num_actions: int, hiddens: list[int]) -> dict[str, Any]:
+def policy_data(network: nn.Module, obs_size: int, num_actions: int, hiddens: list[int]) -> dict[str, Any]:
     """The network's weights and shape as plain data (what ``policy.pt`` holds), to save or send."""
     state = {k: v.detach().cpu() for k, v in network.state_dict().items()}
     return {"format": FORMAT, "obs_size": int(obs_size), "num_actions": int(num_actions),
             "hiddens": [int(h) for h in hiddens], "state_dict": state}
 
 
-def save_policy(network, obs_size: int, num_actions: int, hiddens: list[int], path: str | Path) -> Path:
+def save_policy(network: nn.Module, obs_size: int, num_actions: int, hiddens: list[int], path: str | Path) -> Path:
     """Write the network's weights and shape as a torch file that :class:`RLlibAgent` loads."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

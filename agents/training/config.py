@@ -7,11 +7,16 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml
 
 from phase10_env.engine.config import shipped_configs
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+_D = TypeVar("_D", bound="DataclassInstance")
 
 RUNS_DIR = Path("runs")  # where runs/<name>/ go, below the working directory
 
@@ -157,7 +162,7 @@ class TrainConfig:
         return asdict(self)
 
 
-def _build(cls: type, data: dict[str, Any], where: str) -> Any:
+def _build(cls: type[_D], data: dict[str, Any], where: str) -> _D:
     if not isinstance(data, dict):
         raise ValueError(f"{where or 'config'} must be a mapping, not {data!r}")
     known = {f.name: f for f in fields(cls)}
@@ -167,7 +172,7 @@ def _build(cls: type, data: dict[str, Any], where: str) -> Any:
     defaults, values = cls(), {}
     for name, value in data.items():
         default = getattr(defaults, name)
-        if is_dataclass(default):
+        if is_dataclass(default) and not isinstance(default, type):
             values[name] = _build(type(default), value, f"{where}{name}.")
         else:
             values[name] = _coerce(value, default, f"{where}{name}")

@@ -8,14 +8,18 @@ player that already knows the game instead of from random play."""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
 from phase10_env import raw_env
+from phase10_env.engine.config import RulesSpec
 from phase10_env.play import play
+from phase10_env.rewards import RewardsSpec
 
 from ..evaluation.tournament import game_seed
+from ..policies.network import Sb3Policy
 from ..policies.registry import cached_agent, forget_agents
 from ..pool import parallel_map
 
@@ -31,13 +35,13 @@ class Demonstrations:
         return len(self.actions)
 
 
-def _play(args: tuple[str, str | None, int, object, object, str, int, float, int]) -> Demonstrations:
+def _play(args: tuple[str, str | None, int, RulesSpec, RewardsSpec, str, int, float, int]) -> Demonstrations:
     teacher_spec, player_spec, num_players, rules, rewards, features, seed, gamma, index = args
     teacher = cached_agent(teacher_spec)
     player = cached_agent(player_spec) if player_spec else None
-    for i, agent in enumerate((teacher, player)):
-        if agent is not None and hasattr(agent, "seed"):
-            agent.seed(game_seed(seed, index, i))
+    for i, policy in enumerate((teacher, player)):
+        if policy is not None and hasattr(policy, "seed"):
+            policy.seed(game_seed(seed, index, i))
     env = raw_env(num_players=num_players, rules=rules, rewards=rewards, features=features, max_steps=50_000)
     env.reset(seed=game_seed(seed, index))
     player_agent = env.possible_agents[index % num_players] if player else None
@@ -58,7 +62,7 @@ def _play(args: tuple[str, str | None, int, object, object, str, int, float, int
         actions.append(label)
         owner.append(agent)
         rewards_after[agent].append(0.0)
-        return player.act(seen) if agent == player_agent else label
+        return player.act(seen) if player is not None and agent == player_agent else label
 
     play(env, choose, on_done=credit)
     returns = np.zeros(len(actions), dtype=np.float32)
@@ -71,7 +75,7 @@ def _play(args: tuple[str, str | None, int, object, object, str, int, float, int
     return Demonstrations(np.array(obs, dtype=np.float32), np.array(masks), np.array(actions, dtype=np.int64), returns)
 
 
-def collect(teacher: str, games: int, num_players: int, rules, rewards, seed: int, gamma: float,
+def collect(teacher: str, games: int, num_players: int, rules: RulesSpec, rewards: RewardsSpec, seed: int, gamma: float,
             workers: int | None = None, features: str = "standard", player: str | None = None) -> Demonstrations:
     """The teacher's choice at every decision of ``games`` games. The teacher plays every seat,
     or, with ``player`` (an agent name), all but one seat, ``player`` holding that one (it
@@ -82,8 +86,8 @@ def collect(teacher: str, games: int, num_players: int, rules, rewards, seed: in
     return join(*parallel_map(_play, jobs, workers, desc=desc))
 
 
-def pretrain(policy, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int,
-             threads: int = 1) -> dict:
+def pretrain(policy: Sb3Policy, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int,
+             threads: int = 1) -> dict[str, Any]:
     """Fit ``policy`` (a MaskablePPO policy) to the demonstrations on ``threads`` torch threads
     (nothing else runs meanwhile, so the run's cores); returns the final accuracy (share of the
     teacher's choices the network's most likely action matches) and losses."""
@@ -97,7 +101,8 @@ def pretrain(policy, demos: Demonstrations, epochs: int, batch_size: int, learni
         torch.set_num_threads(before)
 
 
-def _fit(policy, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int) -> dict:
+def _fit(policy: Sb3Policy, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
+         seed: int) -> dict[str, Any]:
     import torch
 
     torch.manual_seed(seed)
@@ -108,7 +113,7 @@ def _fit(policy, demos: Demonstrations, epochs: int, batch_size: int, learning_r
     actions = torch.as_tensor(demos.actions)
     returns = torch.as_tensor(demos.returns)
     n = len(demos)
-    history = []
+    history: list[dict[str, float]] = []
     policy.train()
     for epoch in tqdm(range(epochs), desc="imitation", unit="epoch"):
         order = torch.as_tensor(rng.permutation(n))
@@ -122,7 +127,7 @@ def _fit(policy, demos: Demonstrations, epochs: int, batch_size: int, learning_r
             value_loss = torch.nn.functional.mse_loss(policy.value_net(latent_vf).squeeze(-1), returns[idx])
             loss = policy_loss + 0.5 * value_loss
             optimizer.zero_grad()
-            loss.backward()
+            torch.autograd.backward(loss)
             optimizer.step()
             hits = (logits.argmax(-1) == actions[idx]).sum().item()
             totals += (policy_loss.item() * len(idx), value_loss.item() * len(idx), hits)

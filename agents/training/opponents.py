@@ -7,14 +7,14 @@ import numpy as np
 
 from phase10_env.policy import PlayerObservation, Policy, needs_view
 
-from ..policies.network import PolicyNetAgent
+from ..policies.network import PolicyNetAgent, Sb3Policy
 
 
 class PolicySnapshot(PolicyNetAgent):
     """A frozen copy of the learner's policy network; it samples its moves, so that self-play
     opponents vary."""
 
-    def __init__(self, policy, name: str = "snapshot") -> None:
+    def __init__(self, policy: Sb3Policy, name: str = "snapshot") -> None:
         super().__init__(policy, name=name, deterministic=False)
 
 
@@ -47,6 +47,11 @@ class OpponentPool:
         return self.current is None or needs_view(self.current)
 
     def act(self, obs: PlayerObservation) -> int:
+        return self._member().act(obs)
+
+    def _member(self) -> Policy:
+        """The member playing this game (one drawn now if no game has seeded the pool)."""
         if self.current is None:
             self.seed(None)
-        return self.current.act(obs)
+        assert self.current is not None  # seed() sets it or raises
+        return self.current

@@ -45,9 +45,9 @@ from ..policies.registry import make_agent
 from ..policies.rllib_policy import MaskedActorCritic, masked_logits, save_policy
 from ..ray_cluster import connect_ray
 from . import rundir
-from .config import TrainConfig
+from .config import RUNS_DIR, TrainConfig
 from .opponents import OpponentPool
-from .sb3 import RUNS_DIR, CurvePoint, TrainingRun
+from .sb3 import CurvePoint, TrainingRun
 
 AEC_ENV = "phase10_aec"
 SINGLE_ENV = "phase10_single"
@@ -83,7 +83,7 @@ class MaskedSingleAgentEnv(gymnasium.Wrapper):
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = self.env.step(action)
-        return self._observe(obs, info), reward, terminated, truncated, info
+        return self._observe(obs, info), float(reward), terminated, truncated, info
 
 
 def make_single_env(config: dict[str, Any] | None = None) -> MaskedSingleAgentEnv:
@@ -108,8 +108,9 @@ class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
 
     def setup(self) -> None:
         obs_space = self.observation_space
-        if not isinstance(obs_space, gymnasium.spaces.Dict) or set(obs_space.spaces) != {"observation", "action_mask"}:
-            raise ValueError(f"MaskedPPOModule needs Dict(observation, action_mask) observations, not {obs_space}")
+        if not (isinstance(obs_space, gymnasium.spaces.Dict) and set(obs_space.spaces) == {"observation", "action_mask"}
+                and isinstance(obs_space["observation"], gymnasium.spaces.Box)):
+            raise ValueError(f"MaskedPPOModule needs Dict(observation=Box, action_mask) observations, not {obs_space}")
         self.obs_size = int(obs_space["observation"].shape[0])
         self.hiddens = list(self.model_config.get("hiddens", [256, 256]))
         self.net = MaskedActorCritic(self.obs_size, int(self.action_space.n), self.hiddens)
@@ -125,7 +126,8 @@ class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
         return {Columns.ACTION_DIST_INPUTS: masked_logits(logits, obs["action_mask"]), Columns.VF_PREDS: values}
 
     def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> torch.Tensor:
-        return self.net(batch[Columns.OBS]["observation"])[1]
+        values: torch.Tensor = self.net(batch[Columns.OBS]["observation"])[1]
+        return values
 
 
 # ---------------------------------------------------------------------- the run

@@ -12,15 +12,18 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
+import gymnasium
 import numpy as np
 import yaml
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper, VecMonitor
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
 from phase10_env import Phase10Env
 
@@ -44,6 +47,12 @@ def _make_env(cfg: TrainConfig) -> Phase10Env:
                       start_phases=e.start_phases, features=e.features, max_steps=e.max_steps)
 
 
+#: The model a run trains, as the run's methods take it: an sb3 algorithm here; the RLlib run
+#: (:mod:`.rllib`), which overrides them, passes Ray's ``Algorithm`` (or None: the policy it
+#: exported last).
+Learner: TypeAlias = Any
+
+
 class MaskedVecEnv(VecEnvWrapper):
     """Serves ``action_masks`` from the masks each step already returns (one round trip per
     step instead of two for subprocess envs) and clocks the time spent stepping the envs."""
@@ -53,7 +62,7 @@ class MaskedVecEnv(VecEnvWrapper):
         self.env_seconds = 0.0
         self._masks: np.ndarray | None = None
 
-    def reset(self) -> np.ndarray:
+    def reset(self) -> VecEnvObs:
         start = time.perf_counter()
         obs = self.venv.reset()
         self._masks = np.stack([info["action_mask"] for info in self.venv.reset_infos])
@@ -64,14 +73,14 @@ class MaskedVecEnv(VecEnvWrapper):
         self._start = time.perf_counter()
         self.venv.step_async(actions)
 
-    def step_wait(self):
+    def step_wait(self) -> VecEnvStepReturn:
         obs, rewards, dones, infos = self.venv.step_wait()
         self._masks = np.stack([(self.venv.reset_infos[i] if done else info)["action_mask"]
                                 for i, (done, info) in enumerate(zip(dones, infos))])
         self.env_seconds += time.perf_counter() - self._start
         return obs, rewards, dones, infos
 
-    def env_method(self, method_name: str, *args, indices=None, **kwargs):
+    def env_method(self, method_name: str, *args: Any, indices: VecEnvIndices = None, **kwargs: Any) -> list[Any]:
         if method_name == "action_masks" and indices is None and self._masks is not None:
             return list(self._masks)
         return self.venv.env_method(method_name, *args, indices=indices, **kwargs)
@@ -87,12 +96,12 @@ class AnchoredMaskablePPO(MaskablePPO):
     move where the advantages say so, but is pulled back toward the teacher's play elsewhere."""
 
     kl_coef: float = 0.0
-    reference = None  # the frozen policy (set by the run, not saved in the model's zip)
+    reference: Any = None  # the frozen policy (set by the run, not saved in the model's zip)
 
     def _excluded_save_params(self) -> list[str]:
         return [*super()._excluded_save_params(), "reference"]
 
-    def set_reference(self, state_dict: dict | None, kl_coef: float) -> None:
+    def set_reference(self, state_dict: dict[str, Any] | None, kl_coef: float) -> None:
         """Anchor to a policy with the learner's shape and these weights (None: to the learner
         as it is now)."""
         import copy
@@ -113,22 +122,25 @@ class AnchoredMaskablePPO(MaskablePPO):
     def _anchor_pass(self) -> float:
         import torch
 
-        self.policy.set_training_mode(True)
+        # sb3's types say masks are numpy arrays and distributions lists or categoricals; here they
+        # are the rollout buffer's tensors and one categorical, as the library passes them itself.
+        policy: Any = self.policy
+        policy.set_training_mode(True)
         kls = []
         for batch in self.rollout_buffer.get(self.batch_size):
             masks = batch.action_masks.bool()
             with torch.no_grad():
                 ref = self.reference.get_distribution(batch.observations, action_masks=batch.action_masks)
                 ref_logp = torch.log_softmax(ref.distribution.logits, -1)
-            logp = torch.log_softmax(self.policy.get_distribution(batch.observations, action_masks=batch.action_masks)
+            logp = torch.log_softmax(policy.get_distribution(batch.observations, action_masks=batch.action_masks)
                                      .distribution.logits, -1)
             kl = torch.where(masks, ref_logp.exp() * (ref_logp - logp), torch.zeros_like(logp)).sum(-1).mean()
-            self.policy.optimizer.zero_grad()
-            (self.kl_coef * kl).backward()
-            torch.nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
-            self.policy.optimizer.step()
+            policy.optimizer.zero_grad()
+            torch.autograd.backward(self.kl_coef * kl)
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), self.max_grad_norm)
+            policy.optimizer.step()
             kls.append(kl.item())
-        self.policy.set_training_mode(False)
+        policy.set_training_mode(False)
         return float(np.mean(kls))
 
 
@@ -158,7 +170,7 @@ class TrainingRun:
         """The envs PPO steps (with episode statistics for TensorBoard's ``rollout/``
         scalars), and the wrapper inside it that clocks the time spent in them."""
         cfg = self.cfg
-        fns = [lambda: _make_env(cfg) for _ in range(cfg.vec_env.num_envs)]
+        fns: list[Callable[[], gymnasium.Env[Any, Any]]] = [lambda: _make_env(cfg) for _ in range(cfg.vec_env.num_envs)]
         venv = SubprocVecEnv(fns) if cfg.vec_env.kind == "subproc" else DummyVecEnv(fns)
         venv.seed(cfg.seed)
         masked = MaskedVecEnv(venv)
@@ -176,7 +188,7 @@ class TrainingRun:
         found = sorted(self.checkpoints.glob("step_*.zip"))
         return found[-1] if found else None
 
-    def pool(self, model) -> OpponentPool:
+    def pool(self, model: Learner) -> OpponentPool:
         """The opponent pool: the configured agents plus the learner's frozen copies."""
         o = self.cfg.opponents
         pool = OpponentPool({name: (make_agent(name), w) for name, w in o.pool.items()})
@@ -188,14 +200,14 @@ class TrainingRun:
                 pool.add(name, snapshot, weight)
         return pool
 
-    def push_pool(self, venv: VecEnv, model) -> None:
+    def push_pool(self, venv: VecEnv, model: Learner) -> None:
         """Give every env its own copy of the current pool."""
         for i in range(venv.num_envs):
             venv.env_method("set_opponents", self.pool(model), indices=[i])
 
     # ------------------------------------------------------------------ saving
 
-    def save_checkpoint(self, model) -> Path:
+    def save_checkpoint(self, model: Learner) -> Path:
         self.checkpoints.mkdir(parents=True, exist_ok=True)
         path = self.checkpoints / f"step_{model.num_timesteps:010d}.zip"
         model.save(path)
@@ -207,7 +219,7 @@ class TrainingRun:
         (self.dir / "state.json").write_text(json.dumps({"pool_snapshots": self.pool_snapshots,
                                                          "curve": [p.__dict__ for p in self.curve]}, indent=1))
 
-    def add_snapshot(self, model) -> None:
+    def add_snapshot(self, model: Learner) -> None:
         import torch
 
         self.checkpoints.mkdir(parents=True, exist_ok=True)
@@ -215,16 +227,17 @@ class TrainingRun:
         torch.save(model.policy.state_dict(), self.checkpoints / f"{name}.pt")
         self.pool_snapshots = (self.pool_snapshots + [name])[-self.cfg.opponents.snapshot_keep:]
 
-    def eval_agent(self, model) -> str:
+    def eval_agent(self, model: Learner) -> str:
         """The agent spec that plays ``model`` in evaluations (saved as ``eval_model.zip``)."""
         path = self.dir / "eval_model.zip"
         model.save(path)
         return f"ppo:{path}"
 
-    def save_best(self, model) -> None:
+    def save_best(self, model: Learner) -> None:
         model.save(self.dir / "best_model.zip")
 
-    def evaluate(self, model, games: int, step: int, seed: int, progress: bool = False) -> dict[str, TournamentResult]:
+    def evaluate(self, model: Learner, games: int, step: int, seed: int,
+                 progress: bool = False) -> dict[str, TournamentResult]:
         """Win rates of the current model against each evaluation opponent (``progress``: show
         a bar; off for the evaluations made while the training bar is on screen)."""
         start = time.perf_counter()
@@ -238,7 +251,7 @@ class TrainingRun:
         self.eval_seconds += time.perf_counter() - start
         return results
 
-    def keep_if_best(self, model) -> None:
+    def keep_if_best(self, model: Learner) -> None:
         """Save ``best_model.zip`` when the newest point against the last evaluation opponent
         (the strongest, by convention) is the best so far."""
         target = self.cfg.eval.opponents[-1]
@@ -272,7 +285,7 @@ class TrainingRun:
         plt.close(fig)
         return path
 
-    def imitate(self, model) -> None:
+    def imitate(self, model: Learner) -> None:
         """Warm-start the policy and value networks on the teacher's games, then DAgger rounds
         (see :mod:`agents.imitation`); the result is the learning curve's step 0."""
         from .imitation import collect, join, pretrain
@@ -380,8 +393,8 @@ class TrainingRun:
         print("\n".join(rundir.files_written(self.dir)))
         return summary
 
-    def _summary(self, model, final: dict[str, TournamentResult], steps: int, seconds: dict[str, float],
-                 env_seconds: float) -> dict:
+    def _summary(self, model: Learner, final: dict[str, TournamentResult], steps: int, seconds: dict[str, float],
+                 env_seconds: float) -> dict[str, Any]:
         """``seconds``: this session's wall time by stage (``ppo`` without the curve's
         evaluations; speed and env share are of that)."""
         ppo = seconds["ppo"]
@@ -421,10 +434,12 @@ def _steps_of(checkpoint: Path) -> int:
     return int(checkpoint.stem.split("_")[1])
 
 
-def _load_state(path: Path):
+def _load_state(path: Path) -> dict[str, Any]:
+    """A state dict saved with ``torch.save``."""
     import torch
 
-    return torch.load(path, map_location="cpu")
+    state: dict[str, Any] = torch.load(path, map_location="cpu")
+    return state
 
 
 class _Periodic(BaseCallback):
@@ -436,7 +451,7 @@ class _Periodic(BaseCallback):
         self.end, self.rollout = end, rollout  # no curve point within a rollout of the final evaluation's
         cfg = run.cfg
         self.marks = {"snapshot": cfg.opponents.snapshot_every, "checkpoint": cfg.checkpoint_every, "eval": cfg.eval.every}
-        self.next = {}
+        self.next: dict[str, int] = {}
 
     def _on_training_start(self) -> None:
         now = self.model.num_timesteps

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, fields
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeAlias, get_args
 
 from .phases import PHASES, NaturalRule
 
@@ -129,7 +129,12 @@ class RulesConfig:
         return RulesConfig.from_dict({**self.to_dict(), **options})
 
 
-def load_rules(rules: RulesConfig | Mapping[str, Any] | str | Path | None = None, **options: Any) -> RulesConfig:
+RulesSpec: TypeAlias = "RulesConfig | Mapping[str, Any] | str | Path | None"
+"""Rules as :func:`load_rules` takes them: a config, a mapping of options, a YAML path, the name
+of a variant in ``configs/rules``, or None (the standard game)."""
+
+
+def load_rules(rules: RulesSpec = None, **options: Any) -> RulesConfig:
     """Rules from a config, a mapping, a YAML path or the name of a file in ``configs/rules``,
     with keyword options applied on top."""
     if rules is None:

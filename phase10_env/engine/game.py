@@ -14,13 +14,12 @@ game consistent with what one seat sees).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .cards import DECK_COUNTS, NUM_NATURALS, NUM_NUMBERS, SKIP, WILD, card_name, hand_points
-from .config import RulesConfig, load_rules
+from .config import RulesSpec, load_rules
 from .determinize import state_from_view
 from .loader import load_state
 from .melds import allocate, arrange, laydown_card_choices, laydown_card_problem
@@ -68,7 +67,7 @@ class Game(GameState):
     _laydown_moves_cache: tuple[list[tuple[Meld, ...]], list[LayDown]] | None
     _laydown_cache: tuple[bytes, int, list[tuple[Meld, ...]]] | None
 
-    def __init__(self, num_players: int = 2, rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
+    def __init__(self, num_players: int = 2, rules: RulesSpec = None,
                  seed: int | None = None, first_dealer: int | None = None,
                  start_phases: Sequence[int] | None = None) -> None:
         """A new game, its first hand dealt. ``start_phases`` optionally gives each seat's

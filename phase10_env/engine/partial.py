@@ -301,7 +301,7 @@ def _choose_card(hand: Sequence[int], reqs: Sequence[Requirement], rule: Natural
     if not (isinstance(card, int) and 0 <= card <= SKIP):
         return f"no card {card!r}"
     if type(partial) is PartialHit:
-        left = [c for c in card_choices(hand, reqs, rule, partial) if c == (card,)]
+        left: list[tuple[int, ...]] = [c for c in card_choices(hand, reqs, rule, partial) if c == (card,)]
     else:
         settled = Counter(partial.settled)
         settled[card] += 1

@@ -16,13 +16,11 @@ empty at the draw stage. The state says so (``"built": true``, which ``to_json``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from .cards import DECK_COUNTS, card_name, parse_cards
-from .config import RulesConfig, load_rules
+from .config import RulesSpec, load_rules
 from .game import Game
 from .state import FORMAT, VERSION
 
@@ -31,7 +29,7 @@ GroupSpec = tuple[str, int, str]
 low to high), ``("colour", 0, "R1 R5 W ...")`` (colours 0-3: red, blue, green, yellow)."""
 
 
-def build_game(hands: Sequence[str], *, rules: RulesConfig | Mapping[str, Any] | str | Path | None = None,
+def build_game(hands: Sequence[str], *, rules: RulesSpec = None,
                table: Mapping[int, Sequence[GroupSpec]] | None = None, discard: str = "", draw_top: str = "",
                phases_completed: Sequence[int] | None = None, scores: Sequence[int] | None = None, current: int = 0,
                dealer: int | None = None, stage: str = "play", seed: int = 0, hand_number: int = 1,
