@@ -31,6 +31,9 @@ number *n* could play different colours of *n*, the lay-down or hit waits for "c
 actions. Each one puts a card into the group (or names the hit's card); only cards some choice
 still open takes are unmasked, cards every open choice takes are settled at once, and the move
 is made as soon as one choice remains. Where there is nothing to choose, no such step appears.
+
+>>> NUM_ACTIONS, describe(DRAW_DECK), describe(MELD_IDS[Meld(GroupKind.RUN, 3, 4)]), describe(CHOOSE_FIRST + WILD)
+(350, 'draw from the deck', 'lay run 3-6', 'choose W')
 """
 
 from __future__ import annotations

@@ -29,6 +29,17 @@ the features of :mod:`phase10_env.planning`), ``max_steps`` (actions in all befo
 PettingZoo's ``max_cycles`` (cycles of one action per player: ``max_steps = max_cycles *
 num_players``), ``illegal_action`` (``"raise"`` or ``"terminate"``) and ``illegal_reward``,
 ``render_mode`` (``"ansi"`` or ``"human"``).
+
+>>> game = env(num_players=2)
+>>> game.reset(seed=7)
+>>> obs, reward, terminated, truncated, info = game.last()
+>>> game.agent_selection, obs["observation"].shape, obs["action_mask"].nonzero()[0]  # draw or take the discard
+('player_0', (731,), array([0, 1]))
+>>> game.step(0)
+>>> game.step(0)
+Traceback (most recent call last):
+...
+phase10_env.env.IllegalActionError: illegal action 0 (draw from the deck) for player_0: this player has already drawn this turn
 """
 
 from __future__ import annotations

@@ -9,6 +9,14 @@ agents in ``agents/``, or your own) and can be swapped at run time with
 :meth:`Phase10Env.set_opponents` (for self-play, also through ``VecEnv.env_method``); without
 them, opponents play uniformly random legal actions drawn from the environment's own generator.
 Registered as ``"phase10_env/Phase10-v0"``.
+
+>>> env = Phase10Env(num_players=2, learner_seat=0)
+>>> obs, info = env.reset(seed=7)
+>>> obs.shape, info["learner"], env.action_masks().nonzero()[0]
+((731,), 'player_0', array([0, 1]))
+>>> obs, reward, terminated, truncated, info = env.step(0)  # draw; the learner plays on
+>>> info["learner"], reward, terminated
+('player_0', 0.0, False)
 """
 
 from __future__ import annotations

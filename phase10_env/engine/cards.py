@@ -12,6 +12,13 @@ Text form (one syntax everywhere: saved states, moves, :func:`parse_card`): an u
 letter ``R``, ``B``, ``G`` or ``Y`` followed by the number 1-12 written without leading zeros
 (``"R7"``, ``"Y12"``), ``"W"`` for a Wild and ``"S"`` for a Skip; no spaces, no other case. As a
 regular expression: ``^([RBGY]([1-9]|1[0-2])|W|S)$`` (the ``card`` pattern of the state schema).
+
+>>> parse_cards("R7 Y12 W"), card_name(WILD), card(7, 0) == parse_card("R7")
+([6, 47, 48], 'W', True)
+>>> parse_card("r7")
+Traceback (most recent call last):
+...
+ValueError: not a card: 'r7' (expected a name such as 'R7', 'Y12', 'W' or 'S')
 """
 
 from __future__ import annotations

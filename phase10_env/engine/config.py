@@ -5,6 +5,15 @@ Build it from keyword arguments (``RulesConfig(skip_rule="pending_only")``), fro
 ``configs/rules/`` are the named variants (``load_rules("even_phases")``), shipped inside the
 package too, so they work from an installed wheel. An unknown option or
 a bad value raises ``ValueError`` naming it.
+
+>>> load_rules("even_phases").phases
+(2, 4, 6, 8, 10)
+>>> RulesConfig(skip_rule="pending_only", phases_to_win=3).phases_to_win
+3
+>>> RulesConfig(skip_rule="never")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: rules option 'skip_rule' must be one of ['not_twice_in_a_row', ...], not 'never'
 """
 
 from __future__ import annotations

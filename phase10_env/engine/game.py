@@ -9,6 +9,24 @@ list of moves replay a game exactly (its :class:`~.record.GameRecord`, :meth:`Ga
 Build a game with ``Game(num_players, rules, seed)`` (a new game, dealt), :meth:`Game.from_state`
 (play on from a position), :meth:`Game.from_json` (a saved state) or :meth:`Game.from_view` (a
 game consistent with what one seat sees).
+
+>>> game = Game(num_players=2, seed=7)
+>>> game
+Game(2 players, hand 1, seat 0 to draw, phases [1, 1], scores [0, 0])
+>>> game.legal_moves()
+[Draw(from_discard=False), Draw(from_discard=True)]
+>>> game.illegal_reason(Discard(3))
+'the player must draw first (R5)'
+>>> game.apply(Draw())
+()
+>>> game.apply(Draw())
+Traceback (most recent call last):
+...
+phase10_env.engine.moves.IllegalMoveError: illegal move draw from the draw pile: this player has already drawn this turn
+>>> len(game.view(0).hand), game.view(1).legal_moves  # what each seat may see
+(11, ())
+>>> Game.from_json(game.to_json()).to_json() == game.to_json() == Game.from_record(game.record).to_json()
+True
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@ finish (:func:`phase_progress`), and how many whole lay-downs that many cards wo
 (:func:`count_laydowns`). Measures for players and features, not rules: a hand may lay down
 exactly when :func:`~.search.laydowns` finds a lay-down, which is when ``missing`` is 0.
 
->>> from .cards import parse_cards, counts_of
->>> phase_progress(counts_of(parse_cards("R7 B7 G7 Y3 B3 R1")), PHASES[1], NaturalRule.PER_PHASE)
-(1, 1)
+>>> from phase10_env.engine import PHASES, parse_cards
+>>> from phase10_env.engine.cards import counts_of
+>>> phase_progress(counts_of(parse_cards("R7 B7 G7 Y3 B3 R1")), PHASES[1], NaturalRule.PER_PHASE)  # one 3 short
+(1, 2)
 """
 
 from __future__ import annotations

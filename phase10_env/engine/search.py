@@ -6,7 +6,8 @@ hand's count of natural cards per number (:func:`number_supply`) and its Wilds. 
 (``_search.c``, built by setup.py) when it can; :func:`search_laydowns` is its Python reference,
 which the compiled search follows step by step.
 
->>> from .cards import parse_cards, counts_of
+>>> from phase10_env.engine import PHASES, parse_cards
+>>> from phase10_env.engine.cards import counts_of
 >>> hand = counts_of(parse_cards("R7 B7 G7 Y3 B3 W R1"))
 >>> [[str(m) for m in found] for found in laydowns(hand, PHASES[1], NaturalRule.PER_PHASE)]
 [['set of 3 x 3', 'set of 3 x 7']]
