@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from .cards import COLOUR_OF, COLOURS, NUM_COLOURS, NUM_KINDS, NUM_NATURALS, NUM_NUMBERS, NUMBER_OF, WILD, cards_text
-from .phases import KIND_NAMES, GroupKind, declared
+from .phases import KIND_NAMES, GroupKind
 
 
 def takes_wild(kind: int, low: int, high: int, low_end: bool) -> bool:
@@ -28,10 +28,11 @@ _ALL_NUMBERS = tuple(range(1, NUM_NUMBERS + 1))
 class TableGroup:
     """A group laid on the table. ``cards`` holds the card kinds; a run's cards are in
     ascending order from ``low`` to ``high``, so each Wild's number is its position (R12). A
-    set's Wilds stand for its :attr:`number`, a colour group's for its :attr:`colour`. ``value``
+    set's Wilds stand for its ``number``, a colour group's for its ``colour`` (0-3: red, blue,
+    green, yellow). Each of these is 0 (``colour``: -1) for groups of the other kinds. ``value``
     is what the group declares, whatever its kind (as :class:`~.phases.Meld` has it)."""
 
-    __slots__ = ("kind", "value", "cards", "low", "high")
+    __slots__ = ("kind", "value", "cards", "low", "high", "number", "colour")
 
     def __init__(self, kind: int, value: int, cards: list[int]) -> None:
         self.kind = kind
@@ -39,16 +40,8 @@ class TableGroup:
         self.cards = cards
         self.low = value if kind == GroupKind.RUN else 0
         self.high = value + len(cards) - 1 if kind == GroupKind.RUN else 0
-
-    @property
-    def number(self) -> int:
-        """A set's number."""
-        return declared(self.kind, self.value, GroupKind.SET)
-
-    @property
-    def colour(self) -> int:
-        """A colour group's colour (0-3: red, blue, green, yellow)."""
-        return declared(self.kind, self.value, GroupKind.COLOUR)
+        self.number = value if kind == GroupKind.SET else 0
+        self.colour = value if kind == GroupKind.COLOUR else -1
 
     def accepts(self, card: int, low_end: bool = False) -> bool:
         """R14: whether card ``card`` (natural or Wild) may be added. ``low_end`` picks the end
