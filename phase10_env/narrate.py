@@ -35,7 +35,7 @@ def _group_name(group: TableGroup) -> str:
     return f"{COLOURS[group.colour]} group"
 
 
-def meld_words(kind: GroupKind, value: int, size: int) -> str:
+def meld_words(kind: int, value: int, size: int) -> str:
     """A group in words, as the game is told: "a set of three 9s", "a run 4-7", "seven red cards"."""
     if kind == GroupKind.SET:
         return f"a set of {_count(size)} {value}s"

@@ -57,7 +57,7 @@ _CONTROLLER = {"learner": 0, "random": 1, "heuristic": 2, "external": 3}
 _LEARNER, _EXTERNAL, _DONE = 0, 1, 2
 
 
-class Phase10VectorEnv(VectorEnv):  # type: ignore[misc]  # gymnasium's VectorEnv is untyped here
+class Phase10VectorEnv(VectorEnv):
     """``num_envs`` games of Phase 10 (see the module docstring). Other options are those of
     :class:`~phase10_env.single_agent.Phase10Env`: ``num_players``, ``rules`` and rule options
     as keywords, ``rewards``, ``episode``, ``start_phases``, ``features``, ``max_steps``."""
@@ -90,7 +90,7 @@ class Phase10VectorEnv(VectorEnv):  # type: ignore[misc]  # gymnasium's VectorEn
         self.num_envs, self.num_players, self.mode = num_envs, n, mode
         self.rules = load_rules(rules, **rule_options)
         self.reward_config = load_rewards(rewards)
-        self.options = {"num_players": n, "rules": self.rules, "rewards": self.reward_config, "episode": episode,
+        self.options: dict[str, Any] = {"num_players": n, "rules": self.rules, "rewards": self.reward_config, "episode": episode,
                         "start_phases": start_phases, "features": features, "max_steps": max_steps}
         if mode == "single":
             if not (learner_seat == "random" or (isinstance(learner_seat, int) and not isinstance(learner_seat, bool)
@@ -101,13 +101,14 @@ class Phase10VectorEnv(VectorEnv):  # type: ignore[misc]  # gymnasium's VectorEn
             self.opponents, self.shared = [], False
         self.learner_seat = learner_seat
         low, high = observation_bounds(features)
+        self.obs_size = low.shape[0]
         self.single_observation_space = spaces.Box(low, high, low.shape, np.float32)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = spaces.Box(np.tile(low, (num_envs, 1)), np.tile(high, (num_envs, 1)),
                                             (num_envs, low.shape[0]), np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, NUM_ACTIONS))
         games_class = _NativeGames if self.backend == "native" else _PythonGames
-        self._games = games_class(self)
+        self._games: _NativeGames | _PythonGames = games_class(self)
         self._autoreset = np.zeros(num_envs, dtype=bool)
         self._masks = np.zeros((num_envs, NUM_ACTIONS), dtype=bool)
         self._started = False
@@ -124,7 +125,9 @@ class Phase10VectorEnv(VectorEnv):  # type: ignore[misc]  # gymnasium's VectorEn
         if seed is None:
             seeds: list[int | None] = [None] * self.num_envs if self._started else list(
                 np.random.SeedSequence().generate_state(self.num_envs, np.uint64).astype(object) % 2**63)
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        elif isinstance(seed, bool):
+            raise ValueError(f"seed must be an int, None or a list of {self.num_envs} non-negative ints or None, not {seed}")
+        elif isinstance(seed, (int, np.integer)):
             if seed < 0:
                 raise ValueError(f"seed must be a non-negative integer, not {seed}")
             seeds = [int(seed) + i for i in range(self.num_envs)]
@@ -152,7 +155,7 @@ class Phase10VectorEnv(VectorEnv):  # type: ignore[misc]  # gymnasium's VectorEn
         rewards = np.zeros((n, self.num_players) if self.mode == "selfplay" else n, dtype=np.float64)
         terminated, truncated = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
         infos: dict[str, Any] = {}
-        obs = np.empty(self.observation_space.shape, dtype=np.float32)
+        obs = np.empty((n, self.obs_size), dtype=np.float32)
         if self.autoreset_mode == AutoresetMode.NEXT_STEP:
             resetting = np.flatnonzero(self._autoreset)
             if len(resetting):
@@ -194,7 +197,7 @@ class Phase10VectorEnv(VectorEnv):  # type: ignore[misc]  # gymnasium's VectorEn
         """Each game's legal actions for its seat to act, ``(N, 350)`` bool (no action for a game
         that ended and waits for its reset)."""
         if self.autoreset_mode == AutoresetMode.NEXT_STEP and self._autoreset.any():
-            masks = self._masks.copy()
+            masks: np.ndarray = self._masks.copy()
             masks[self._autoreset] = False
             return masks
         return self._masks
@@ -224,8 +227,8 @@ def _opponent_list(opponents: Opponent | Sequence[Opponent], n: int) -> tuple[li
     """One opponent per seat offset after the learner, and whether one opponent was given for
     all (then, as one object in ``Phase10Env``, a random opponent is one generator for all)."""
     shared = isinstance(opponents, str) or callable(opponents)
-    if shared:
-        chosen: list[Opponent] = [opponents] * (n - 1)  # type: ignore[list-item]
+    if isinstance(opponents, str) or callable(opponents):  # shared, spelled so that the type narrows
+        chosen: list[Opponent] = [opponents] * (n - 1)
     else:
         chosen = list(opponents)
         if len(chosen) != n - 1:
@@ -256,7 +259,7 @@ class _NativeGames:
         self.env = env
         o = env.options
         self.planning = o["features"] == "planning"
-        self.width = env.single_observation_space.shape[0]
+        self.width = env.obs_size
         self.slots = np.zeros((env.num_envs, SLOT_BYTES), dtype=np.uint8)
         self.rows = np.arange(env.num_envs, dtype=np.int64)
         cfg: RewardConfig = o["rewards"]

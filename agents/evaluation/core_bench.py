@@ -30,7 +30,8 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action per row of ``masks`` (N, A) bool (0 for a row with none)."""
     counts = np.cumsum(masks, axis=1, dtype=np.int16)
     pick = (rng.random(len(masks)) * counts[:, -1]).astype(np.int16)
-    return (counts <= pick[:, None]).sum(axis=1).clip(max=masks.shape[1] - 1)
+    actions: np.ndarray = (counts <= pick[:, None]).sum(axis=1).clip(max=masks.shape[1] - 1)
+    return actions
 
 
 class _Stepper:
@@ -66,8 +67,10 @@ def vector_env_rates(seconds: float, players: tuple[int, ...] = (2, 4), sizes: t
     for n in players:
         for size in sizes:
             native = _Stepper(Phase10VectorEnv(size, num_players=n, opponents="random", backend="native"), seed)
-            sync = _Stepper(gymnasium.vector.SyncVectorEnv(
-                [lambda n=n: Phase10Env(num_players=n, opponents=RandomAgent())] * size), seed)
+            def make_env(players: int = n) -> Phase10Env:
+                return Phase10Env(num_players=players, opponents=RandomAgent())
+
+            sync = _Stepper(gymnasium.vector.SyncVectorEnv([make_env] * size), seed)
             for _ in range(rounds):
                 native.run(seconds / rounds)
                 sync.run(seconds / rounds)

@@ -242,7 +242,8 @@ class _NativeWorlds:
         values = np.empty(len(rows))
         self.core.hand_values(slots, rows, view.seat, np.array([p.phases_completed for p in view.players], dtype=np.int64),
                               np.array([p.score for p in view.players], dtype=np.int64), points_weight, values)
-        return values.reshape(samples, k).tolist()  # type: ignore[no-any-return]
+        table: list[list[float]] = values.reshape(samples, k).tolist()
+        return table
 
 
 def _bounds(gains: list[float], confidence: float) -> tuple[float, float]:

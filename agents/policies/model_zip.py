@@ -50,12 +50,12 @@ def _class_named(pickled: str, where: str) -> tuple[str, str]:
         ops = list(pickletools.genops(base64.b64decode(pickled, validate=True)))
     except (binascii.Error, ValueError, EOFError) as e:
         raise ValueError(f"{where}: its policy class is not a readable pickle ({e})") from None
-    names = [arg for op, arg, _ in ops if op.name in _NAME_OPS]
+    names = [str(arg) for op, arg, _ in ops if op.name in _NAME_OPS]
     kinds = [op.name for op, _, _ in ops]
     if kinds.count("STACK_GLOBAL") == 1 and len(names) == 2 and set(kinds) <= _HARMLESS_OPS | {"STACK_GLOBAL"}:
         return names[0], names[1]
     if kinds.count("GLOBAL") == 1 and not names and set(kinds) <= _HARMLESS_OPS | {"GLOBAL"}:
-        module, _, name = next(arg for op, arg, _ in ops if op.name == "GLOBAL").partition(" ")
+        module, _, name = str(next(arg for op, arg, _ in ops if op.name == "GLOBAL")).partition(" ")
         return module, name
     raise NeedsUnpickling(f"{where}: its policy class is pickled as more than a class name")
 
