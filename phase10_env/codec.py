@@ -53,10 +53,9 @@ def step_of(game: Game, action: int) -> Step | None:
     return None
 
 
-def decode(game: Game, action: int, partial: PartialMove | None) -> Move | PartialMove:
-    """The engine move an action completes, or the move in progress it leads to, from the move
-    in progress ``partial``. Assumes ``action`` is unmasked (an illegal step raises
-    :class:`~phase10_env.engine.IllegalMoveError`; an illegal move is not checked here)."""
+def move_of(game: Game, action: int) -> Move | None:
+    """The whole engine move an action id names (a draw, a discard, a Skip, a Wild's hit), or
+    None for an action that is a step of a move in progress (:func:`step_of`)."""
     if action < 2:
         return _DRAWS[action]
     if DISCARD_FIRST <= action <= DISCARD_WILD:
@@ -64,10 +63,21 @@ def decode(game: Game, action: int, partial: PartialMove | None) -> Move | Parti
     a = ACTIONS[action]
     if a.kind == "skip":
         return Discard(SKIP, None if a.skip_offset is None else (game.current + a.skip_offset) % game.num_players)
-    step = step_of(game, action)
-    if step is None:  # a Wild hit
+    if a.kind == "hit" and a.hit_card >= HIT_WILD_HIGH:
         target = (game.current + a.seat_offset) % game.num_players
         return Hit(target, a.group, WILD, a.hit_card == HIT_WILD_LOW)
+    return None
+
+
+def decode(game: Game, action: int, partial: PartialMove | None) -> Move | PartialMove:
+    """The engine move an action completes, or the move in progress it leads to, from the move
+    in progress ``partial``. Assumes ``action`` is unmasked (an illegal step raises
+    :class:`~phase10_env.engine.IllegalMoveError`; an illegal move is not checked here)."""
+    move = move_of(game, action)
+    if move is not None:
+        return move
+    step = step_of(game, action)
+    assert step is not None  # every action names a move or a step
     return advance(game, partial, step)
 
 

@@ -56,7 +56,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .actions import ACTIONS, NUM_ACTIONS, IllegalActionError, check_action_id, describe
-from .codec import decode, step_of
+from .codec import decode, move_of, step_of
 from .engine.config import RulesSpec, load_rules
 from .engine.game import GAME_OVER, PLAY_STAGE, Game
 from .engine.moves import Event, GameEnded, HandEnded
@@ -368,14 +368,12 @@ class raw_env(AECEnv, EzPickle):
         offset = action.skip_offset if action.kind == "skip" else action.seat_offset
         if offset is not None and offset >= n:
             return f"there is no seat at offset {offset} in a {n}-player game"
-        step = step_of(game, a)
+        step, move = step_of(game, a), move_of(game, a)
         if step is not None:
             reason = step_problem(game, partial, step)
         elif partial is not None:
             reason = f"{pending_text(partial)}: finish it first"
-        else:
-            move = decode(game, a, None)
-            assert not isinstance(move, (PartialLayDown, PartialHit))  # an action that is no step names a move
+        elif move is not None:
             reason = game.illegal_reason(move)
         return reason or "the engine finds it legal, yet the mask refuses it: a bug in the masks"
 

@@ -292,12 +292,10 @@ class Game(GameState):
                         f"(may skip: {targets or 'no one'})")
             return None
         if type(move) is Hit:
-            if not self.laid[seat]:
-                return "hitting is allowed only once the player's own phase is down (R14)"
             target, g, card = move.target, move.group, move.card
-            if not (isinstance(target, int) and 0 <= target < self.num_players
-                    and isinstance(g, int) and 0 <= g < len(self.table[target])):
-                return f"seat {target!r} has no group {g!r} on the table"
+            problem = self.hit_target_problem(target, g)
+            if problem is not None:
+                return problem
             if not (isinstance(card, int) and 0 <= card <= WILD) or not hand[card]:
                 return f"card {card!r} is not in the player's hand (or is a Skip)"
             if not self.table[target][g].accepts(card, move.low_end):
@@ -320,6 +318,16 @@ class Game(GameState):
             return None if problem is None else f"{problem} (natural_rule={self.rules.natural_rule!r})"
         if allocate(hand, melds, self.rules.natural) is None:
             return f"the hand cannot make these groups (natural_rule={self.rules.natural_rule!r})"
+        return None
+
+    def hit_target_problem(self, target: int, group: int) -> str | None:
+        """Why the player to act cannot hit seat ``target``'s group ``group`` now, whatever the
+        card (R14: its own phase is not down, or there is no such group), or None."""
+        if not self.laid[self.current]:
+            return "hitting is allowed only once the player's own phase is down (R14)"
+        if not (isinstance(target, int) and 0 <= target < self.num_players
+                and isinstance(group, int) and 0 <= group < len(self.table[target])):
+            return f"seat {target!r} has no group {group!r} on the table"
         return None
 
     def play_problem(self) -> str | None:

@@ -271,13 +271,10 @@ def _lay_meld(game: Game, hand: Sequence[int], reqs: Sequence[Requirement], rule
 
 
 def _hit_number(game: Game, hand: Sequence[int], step: HitNumber) -> Move | PartialMove | str:
-    seat = game.current
-    if not game.laid[seat]:
-        return "hitting is allowed only once the player's own phase is down (R14)"
     target, g, number = step.target, step.group, step.number
-    if not (isinstance(target, int) and 0 <= target < game.num_players
-            and isinstance(g, int) and 0 <= g < len(game.table[target])):
-        return f"seat {target!r} has no group {g!r} on the table"
+    problem = game.hit_target_problem(target, g)
+    if problem is not None:
+        return problem
     group = game.table[target][g]
     if not (isinstance(number, int) and number in group.accepted_numbers()):
         return f"no {number!r} fits {group!r} (R14)"
