@@ -73,6 +73,10 @@ def decode(game: Game, action: int, partial: PartialMove | None) -> Move | Parti
     """The engine move an action completes, or the move in progress it leads to, from the move
     in progress ``partial``. Assumes ``action`` is unmasked (an illegal step raises
     :class:`~phase10_env.engine.IllegalMoveError`; an illegal move is not checked here)."""
+    if action < 2:  # the draws and plain discards first: most actions are
+        return _DRAWS[action]
+    if DISCARD_FIRST <= action <= DISCARD_WILD:
+        return _DISCARDS[action - DISCARD_FIRST]
     move = move_of(game, action)
     if move is not None:
         return move

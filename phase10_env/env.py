@@ -413,7 +413,8 @@ class raw_env(AECEnv, EzPickle):
                 {"action_mask": NO_ACTIONS})
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        self._started("observe()")
+        if self._game is None:  # _started(), spelled out: every step observes
+            raise RuntimeError("call reset() before observe()")
         # Once the episode is over ``_mask`` is the zero mask, so the acting agent's is right too.
         mask = self._mask if agent == self.agent_selection else NO_ACTIONS
         return {"observation": self._encoder.observe(self._seat_of[agent]), "action_mask": mask}

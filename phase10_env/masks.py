@@ -29,6 +29,7 @@ from .engine.game import DRAW_STAGE, PLAY_STAGE, Game
 from .engine.moves import can_take_discard
 from .engine.partial import PartialLayDown, PartialMove, first_melds, open_cards, second_melds
 from .engine.phases import GroupKind
+from .engine.table import takes_wild
 
 _INT8 = np.dtype(np.int8)  # a dtype object, positional: the cheapest way to name it per call
 
@@ -104,7 +105,7 @@ def _fill_hits(game: Game, seat: int, hand: bytearray, out: bytearray) -> None:
                     if supply[number]:
                         out[base + number - 1] = 1
             if wild:
-                if group.accepts(WILD):
+                if takes_wild(group.kind, group.low, group.high, low_end=False):
                     out[base + HIT_WILD_HIGH] = 1
-                if group.kind == GroupKind.RUN and group.accepts(WILD, True):
+                if takes_wild(group.kind, group.low, group.high, low_end=True):
                     out[base + HIT_WILD_LOW] = 1

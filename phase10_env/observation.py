@@ -273,9 +273,10 @@ class ObservationEncoder:
         g, flat = self.game, self._items
         i = mover * SEAT_BLOCK + _HAND_SIZE
         flat[i] = flat[i + self._used] = g.hand_sizes[mover]
-        if type(move) is Draw:
+        kind = type(move)
+        if kind is Draw:
             return
-        if type(move) is LayDown:
+        if kind is LayDown:
             self.refresh_seat(mover)
             self.refresh_groups(mover)
         elif type(move) is Hit:
