@@ -36,10 +36,10 @@ num_players``), ``illegal_action`` (``"raise"`` or ``"terminate"``) and ``illega
 >>> game.agent_selection, obs["observation"].shape, obs["action_mask"].nonzero()[0]  # draw or take the discard
 ('player_0', (731,), array([0, 1]))
 >>> game.step(0)
->>> game.step(0)
+>>> game.step(0)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-phase10_env.env.IllegalActionError: illegal action 0 (draw from the deck) for player_0: this player has already drawn this turn
+phase10_env.actions.IllegalActionError: illegal action 0 (draw from the deck) for player_0: this player has already drawn...
 """
 
 from __future__ import annotations
