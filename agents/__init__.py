@@ -8,8 +8,9 @@
 * ``agents.cli``: the ``phase10`` command.
 """
 
-from .policies.heuristic import HeuristicAgent, HeuristicConfig
-from .policies.random_agent import RandomAgent
+from phase10_env.heuristic import HeuristicAgent, HeuristicConfig
+from phase10_env.random_agent import RandomAgent
+
 from .policies.registry import make_agent
 
 __all__ = ["HeuristicAgent", "HeuristicConfig", "RandomAgent", "make_agent"]

@@ -45,7 +45,9 @@ from .actions import NUM_ACTIONS, describe
 from .core import available, native
 from .engine.config import RulesConfig, load_rules
 from .engine.seats import check_num_players
+from .heuristic import HeuristicAgent
 from .observation import observation_bounds
+from .random_agent import RandomAgent
 from .rewards import RewardConfig, load_rewards
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -391,9 +393,6 @@ class _PythonGames:
     @staticmethod
     def _policies(opponents: list[Opponent], shared: bool) -> Any:
         """The Phase10Env opponents the native core's are: one object for all, or one each."""
-        from agents.policies.heuristic import HeuristicAgent  # the Python heuristic (see the module docstring)
-        from agents.policies.random_agent import RandomAgent
-
         def policy(o: Opponent) -> Any:
             return RandomAgent() if o == "random" else HeuristicAgent() if o == "heuristic" else _RowPolicy(o)  # type: ignore[arg-type]
 
@@ -448,8 +447,6 @@ class _PythonGames:
         return np.stack([self._observation(int(r)) for r in rows]), rewards, terminated, truncated
 
     def heuristic(self) -> np.ndarray:
-        from agents.policies.heuristic import HeuristicAgent  # the Python heuristic (see the module docstring)
-
         teacher, out = HeuristicAgent(), np.full(self.env.num_envs, -1, dtype=np.int64)
         for i, game in enumerate(self.games):
             aec = game.aec if self.env.mode == "single" else game

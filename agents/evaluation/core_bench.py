@@ -59,7 +59,7 @@ def vector_env_rates(seconds: float, players: tuple[int, ...] = (2, 4), sizes: t
     and batch size; ``seconds`` per env."""
     import gymnasium
 
-    from agents.policies.random_agent import RandomAgent
+    from phase10_env.random_agent import RandomAgent
     from phase10_env.single_agent import Phase10Env
     from phase10_env.vector import Phase10VectorEnv
 
@@ -82,8 +82,8 @@ def vector_env_rates(seconds: float, players: tuple[int, ...] = (2, 4), sizes: t
 
 def heuristic_rates(games: int = 8, players: int = 2, seed: int = 0) -> dict[str, Any]:
     """Decisions/s of the Python heuristic and of the core's, over the same games."""
-    from agents.policies.heuristic import HeuristicAgent
     from phase10_env.env import raw_env
+    from phase10_env.heuristic import HeuristicAgent
     from phase10_env.vector import Phase10VectorEnv
 
     teacher, python_time, python_decisions = HeuristicAgent(), 0.0, 0
@@ -114,10 +114,10 @@ def heuristic_rates(games: int = 8, players: int = 2, seed: int = 0) -> dict[str
 def playout_rates(positions: int = 20, repeats: int = 5, core_repeats: int = 200, players: int = 2,
                   seed: int = 0) -> dict[str, Any]:
     """Milliseconds per play-out to the end of the hand, engine against core, same positions."""
-    from agents.policies.heuristic import HeuristicAgent
     from phase10_env import core
     from phase10_env.core.convert import load_game
     from phase10_env.engine import Game
+    from phase10_env.heuristic import HeuristicAgent
 
     teacher, start_positions = HeuristicAgent(), []
     for p in range(positions):

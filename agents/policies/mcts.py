@@ -40,9 +40,8 @@ import numpy as np
 from phase10_env import core
 from phase10_env.codec import encode, next_action
 from phase10_env.engine import Discard, Draw, Game, Move, SeatView, Stage
+from phase10_env.heuristic import HeuristicAgent
 from phase10_env.policy import PlayerObservation
-
-from .heuristic import HeuristicAgent
 
 
 @dataclass(frozen=True)

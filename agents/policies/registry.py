@@ -19,10 +19,9 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from phase10_env.heuristic import HeuristicAgent, HeuristicConfig
 from phase10_env.policy import Policy
-
-from .heuristic import HeuristicAgent, HeuristicConfig
-from .random_agent import RandomAgent
+from phase10_env.random_agent import RandomAgent
 
 AGENT_KINDS = ("random", "heuristic", "mcts", "ppo", "ppo-sample", "rllib", "human")
 #: The values a heuristic option that is not true/false takes.

@@ -165,7 +165,7 @@ int encode_move(const Move *m, int seat, int num_players);
 void observe(const Game *g, const Pending *p, int seat, float *out);
 void planning_features(const Game *g, int seat, float *out);
 
-/* ---------------------------------------------------------------- heuristic.c (agents/policies/heuristic.py) */
+/* ---------------------------------------------------------------- heuristic.c (phase10_env/heuristic.py) */
 void heuristic_choose(const Game *g, const Pending *p, Move *out);
 int heuristic_action(const Game *g, const Pending *p);
 int next_action(const Game *g, const Pending *p, const Move *m);

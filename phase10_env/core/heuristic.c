@@ -1,4 +1,4 @@
-/* The heuristic player (agents/policies/heuristic.py, default HeuristicConfig), move for move.
+/* The heuristic player (phase10_env/heuristic.py, default HeuristicConfig), move for move.
  * It reads only what its seat may see: its own hand, the table, the discard pile and every
  * player's public counts (phases, scores, hand sizes, cards seen taken from the pile). */
 #include "core.h"

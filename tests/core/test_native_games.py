@@ -6,12 +6,12 @@ import pytest
 
 from agents.evaluation.native_games import play_games
 from agents.evaluation.tournament import MatchSetup, play_game, run_tournament
-from agents.policies.heuristic import HeuristicAgent
 from phase10_env.core import SLOT, SLOT_BYTES, native
 from phase10_env.core.convert import load_game, state_json
 from phase10_env.engine import Game
 from phase10_env.engine.cards import DECK_COUNTS
 from phase10_env.engine.config import RulesConfig
+from phase10_env.heuristic import HeuristicAgent
 
 
 @pytest.mark.parametrize(("agents", "rules"), [

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import phase10_env  # noqa: F401 - registers the env
-from agents.policies.heuristic import HeuristicAgent
-from agents.policies.random_agent import RandomAgent
+from phase10_env.heuristic import HeuristicAgent
+from phase10_env.random_agent import RandomAgent
 from phase10_env.single_agent import Phase10Env
 from phase10_env.vector import Phase10VectorEnv
 
@@ -64,7 +64,7 @@ def test_it_is_gymnasiums_sync_vector_env_of_phase10env_games():
     ours = gymnasium.make_vec("phase10_env/Phase10-v0", num_envs=3, vectorization_mode="vector_entry_point",
                               opponents="heuristic")
     assert isinstance(ours, Phase10VectorEnv)
-    from agents.policies.heuristic import HeuristicAgent
+    from phase10_env.heuristic import HeuristicAgent
 
     theirs = gymnasium.vector.SyncVectorEnv([lambda: Phase10Env(opponents=HeuristicAgent())] * 3)
     obs_a, _ = ours.reset(seed=4)

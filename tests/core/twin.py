@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.policies.heuristic import HeuristicAgent
 from phase10_env.core import SLOT, SLOT_BYTES, native
 from phase10_env.core.convert import rules_tuple, state_json
 from phase10_env.engine.config import load_rules
 from phase10_env.env import raw_env
+from phase10_env.heuristic import HeuristicAgent
 
 _HEURISTIC = HeuristicAgent()
 

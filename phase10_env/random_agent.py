@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from phase10_env.policy import PlayerObservation
+from .policy import PlayerObservation
 
 
 class RandomAgent:

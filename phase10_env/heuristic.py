@@ -1,4 +1,6 @@
-"""A strong rule-based player: the baseline trained agents must beat.
+"""A strong rule-based player: the baseline trained agents must beat, and a built-in opponent of
+the envs (``opponents="heuristic"`` in the vector env, where the native core plays its C copy,
+``phase10_env/core/heuristic.c``, move for move).
 
 It works only from its seat's view (its hand, the table, the discard pile, public counts), and
 plays:
@@ -33,13 +35,13 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from phase10_env.codec import next_action
-from phase10_env.engine import SKIP, WILD, Discard, Draw, Hit, LayDown, Move, SeatView, Stage, TableGroup
-from phase10_env.engine.cards import COLOUR_OF, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS, NUMBER_OF, POINTS, counts_of, hand_points
-from phase10_env.engine.partial import PartialMove, leads_to
-from phase10_env.engine.phases import PHASES, GroupKind, NaturalRule
-from phase10_env.engine.progress import count_laydowns, phase_progress
-from phase10_env.policy import PlayerObservation
+from .codec import next_action
+from .engine import SKIP, WILD, Discard, Draw, Hit, LayDown, Move, SeatView, Stage, TableGroup
+from .engine.cards import COLOUR_OF, NUM_COLOURS, NUM_KINDS, NUM_NUMBERS, NUMBER_OF, POINTS, counts_of, hand_points
+from .engine.partial import PartialMove, leads_to
+from .engine.phases import PHASES, GroupKind, NaturalRule
+from .engine.progress import count_laydowns, phase_progress
+from .policy import PlayerObservation
 
 
 @dataclass(frozen=True)
