@@ -105,3 +105,29 @@ void slot_determinize_weighted(Slot *s, int seat, const double (*weights)[NUM_KI
     g->seed = pcg_seed63(rng);
     pcg_seed(&g->rng, g->seed);
 }
+
+/* Whether a dealt world agrees with what the other seats threw away: each one's last discard
+ * (but a Skip) is what the heuristic would discard from that seat's hand now with the card back
+ * in it (the table and piles as they are now, an approximation where they changed since). */
+int consistent_with_discards(const Slot *s, int seat) {
+    for (int p = 0; p < s->g.num_players; p++) {
+        int d = s->g.last_discard[p];
+        if (p == seat || d < 0 || !s->g.active[p]) continue;
+        Slot w = *s;
+        Game *g = &w.g;
+        g->hands[p][d]++;
+        g->hand_size[p]++;
+        if (d < NUM_NATURALS) g->supply[p][d % NUM_NUMBERS + 1]++;
+        if (g->num_discard && g->discard[g->num_discard - 1] == d) {
+            g->num_discard--;
+            g->discard_counts[d]--;
+        }
+        g->current = (uint8_t)p;
+        g->stage = STAGE_PLAY;
+        memset(&w.p, 0, sizeof w.p);
+        Move m;
+        heuristic_choose(g, &w.p, &m);
+        if (m.type != MOVE_DISCARD || m.card != d) return 0;
+    }
+    return 1;
+}

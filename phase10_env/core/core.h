@@ -65,6 +65,7 @@ typedef struct {
     /* public memory of this hand, beyond the engine's state (for belief models): the cards each
      * seat discarded, and the discard pile's top cards it saw at its draw and left there */
     uint8_t discarded[MAX_PLAYERS][NUM_KINDS], passed[MAX_PLAYERS][NUM_KINDS];
+    int8_t last_discard[MAX_PLAYERS]; /* each seat's last discard this hand but a Skip (-1: none) */
     uint8_t hand_size[MAX_PLAYERS];
     uint8_t supply[MAX_PLAYERS][NUM_NUMBERS + 1]; /* number_counts */
     uint8_t draw[DECK_SIZE], discard[DECK_SIZE]; /* top last */
@@ -222,6 +223,7 @@ typedef struct {
     double confidence, points_weight;
     int oracle;               /* deal again the draw pile only (sees other hands: experiments only) */
     int after_down;           /* search discards once the phase is down too */
+    int consistent_tries;     /* > 0: keep a sample only if the heuristic would have made each other seat's last discard (up to this many deals) */
 } SearchSettings;
 typedef struct { int candidates, samples; } SearchStats;
 double hand_value(const Game *g, int seat, const int *phases, const int *scores, double weight);
@@ -236,5 +238,6 @@ void unseen_pool(const Game *g, int me, uint8_t *pool);
 void belief_features(const Game *g, int me, int p, float *out);
 void belief_targets(const Game *g, int me, int p, float *hidden, float *unseen);
 void slot_determinize_weighted(Slot *s, int seat, const double (*weights)[NUM_KINDS], Pcg64 *rng);
+int consistent_with_discards(const Slot *s, int seat);
 
 #endif

@@ -133,6 +133,7 @@ static void deal(Game *g, Events *ev) {
         memset(g->taken[s], 0, NUM_KINDS);
         memset(g->discarded[s], 0, NUM_KINDS);
         memset(g->passed[s], 0, NUM_KINDS);
+        g->last_discard[s] = -1;
         memset(g->supply[s], 0, NUM_NUMBERS + 1);
         g->hand_size[s] = 0;
         g->num_groups[s] = 0;
@@ -288,6 +289,7 @@ void apply_move(Game *g, const Move *m, Events *ev) {
         int card = m->card;
         take_from_hand(g, seat, card);
         g->discarded[seat][card]++;
+        g->last_discard[seat] = (int8_t)(card == SKIP ? -1 : card);
         g->discard[g->num_discard++] = (uint8_t)card;
         g->discard_counts[card]++;
         if (m->target >= 0) {

@@ -480,8 +480,10 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *slots_obj, *idx_obj, *seeds_obj, *out_obj, *drawn_obj, *weights_obj = Py_None;
     SearchSettings cfg;
     cfg.after_down = 0;
-    if (!PyArg_ParseTuple(args, "OOiiddpOOO|Op", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
-                          &cfg.points_weight, &cfg.oracle, &seeds_obj, &out_obj, &drawn_obj, &weights_obj, &cfg.after_down))
+    cfg.consistent_tries = 0;
+    if (!PyArg_ParseTuple(args, "OOiiddpOOO|Opi", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
+                          &cfg.points_weight, &cfg.oracle, &seeds_obj, &out_obj, &drawn_obj, &weights_obj, &cfg.after_down,
+                          &cfg.consistent_tries))
         return NULL;
     if (cfg.samples < 1 || cfg.min_samples < 2)
         return PyErr_Format(PyExc_ValueError, "samples must be at least 1 and min_samples at least 2");
@@ -578,7 +580,7 @@ static const Field GROUP_FIELDS[] = {F(Group, kind, "i1"), F(Group, value, "i1")
 static const Field GAME_FIELDS[] = {
     F(Game, rng, "Pcg64"), F(Game, seed, "u8"), F(Game, rules, "Rules"), F(Game, num_players, "u1"), F(Game, dealer, "u1"),
     F(Game, current, "u1"), F(Game, stage, "u1"), F(Game, replay, "u1"), F(Game, winners, "u1"),
-    F(Game, hand_number, "i4"), F(Game, hands, "(6,50)u1"), F(Game, taken, "(6,50)u1"), F(Game, discarded, "(6,50)u1"), F(Game, passed, "(6,50)u1"), F(Game, hand_size, "(6,)u1"),
+    F(Game, hand_number, "i4"), F(Game, hands, "(6,50)u1"), F(Game, taken, "(6,50)u1"), F(Game, discarded, "(6,50)u1"), F(Game, passed, "(6,50)u1"), F(Game, last_discard, "(6,)i1"), F(Game, hand_size, "(6,)u1"),
     F(Game, supply, "(6,13)u1"), F(Game, draw, "(108,)u1"), F(Game, discard, "(108,)u1"), F(Game, num_draw, "u1"),
     F(Game, num_discard, "u1"), F(Game, discard_counts, "(50,)u1"), F(Game, table_counts, "(50,)u1"),
     F(Game, table, "(6,2)Group"), F(Game, num_groups, "(6,)u1"), F(Game, completed, "(6,)u1"), F(Game, laid, "(6,)u1"),

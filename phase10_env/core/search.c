@@ -63,11 +63,14 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
     Slot sample, world;
     int drawn = 0;
     while (drawn < cfg->samples && alive) {
-        sample = *root;
-        if (weights && !cfg->oracle)
-            slot_determinize_weighted(&sample, seat, weights, rng);
-        else
-            slot_determinize(&sample, cfg->oracle ? -1 : seat, rng);
+        for (int tries = 0;; tries++) {
+            sample = *root;
+            if (weights && !cfg->oracle)
+                slot_determinize_weighted(&sample, seat, weights, rng);
+            else
+                slot_determinize(&sample, cfg->oracle ? -1 : seat, rng);
+            if (cfg->oracle || tries + 1 >= cfg->consistent_tries || consistent_with_discards(&sample, seat)) break;
+        }
         uint64_t seed = pcg_next64(rng); /* the play-outs' own generator (random play-outs only) */
         double base = 0;
         for (int i = 0; i < k; i++) {
