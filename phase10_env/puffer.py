@@ -6,7 +6,8 @@ steps them all in one call, resetting finished rows itself: the vector env alrea
 (``autoreset_mode=SAME_STEP``), so this is a thin adapter. PufferLib's trainers know no action
 masks: :meth:`action_masks` gives them for a trainer that does (and the heuristic's choices go
 into PufferLib's ``teacher_actions`` buffer, for imitation). Needs ``pufferlib`` (3.0) or
-``pufferlib-core``; ``make_puffer_env(num_envs, **options)`` takes the options of
+``pufferlib-core``, installed without its torch pin (see pyproject.toml);
+``make_puffer_env(num_envs, **options)`` takes the options of
 :class:`~phase10_env.vector.Phase10VectorEnv`.
 """
 
@@ -26,7 +27,8 @@ def make_puffer_env(num_envs: int, buf: Any = None, seed: int | None = None, **o
     try:
         import pufferlib
     except ImportError:
-        raise ImportError("the PufferLib adapter needs pufferlib (pip install pufferlib-core)") from None
+        raise ImportError("the PufferLib adapter needs pufferlib: pip install --no-deps pufferlib-core==3.0.23 psutil rich "
+                          "rich-argparse (its torch==2.9.0 pin would replace your torch)") from None
 
     class Phase10PufferEnv(pufferlib.PufferEnv):  # type: ignore[misc]  # pufferlib is untyped
         def __init__(self) -> None:
