@@ -79,6 +79,7 @@ def load_game(slots: np.ndarray, row: int, game: GameState) -> None:
     slot = slots.view(SLOT)[row, 0]
     slot["g"] = np.zeros((), SLOT["g"])
     g = slot["g"]
+    g["last_discard"] = -1  # a position only: no memory of how the hand came to it
     n = game.num_players
     rng = game.rng.bit_generator.state
     _put_u128(g["rng"]["state"], int(rng["state"]["state"]))

@@ -39,6 +39,7 @@ from .moves import (
     IllegalMoveError,
     LayDown,
     Move,
+    SeenMove,
     TieReplay,
     TurnLost,
 )
@@ -54,7 +55,7 @@ from .view import PlayerInfo, SeatView
 __all__ = [
     "COLOURS", "DECK_COUNTS", "NUM_KINDS", "SKIP", "WILD", "card", "card_name", "cards_text", "parse_card",
     "parse_cards", "RulesConfig", "load_rules", "MAX_PLAYERS", "MIN_PLAYERS", "Game", "Stage", "Discard", "Draw",
-    "Event", "GameEnded", "HandEnded", "HandResult", "Hit", "IllegalMoveError", "LayDown", "Move", "TieReplay",
+    "Event", "GameEnded", "HandEnded", "HandResult", "Hit", "IllegalMoveError", "LayDown", "Move", "SeenMove", "TieReplay",
     "TurnLost", "PHASES", "GroupKind", "Meld", "NaturalRule", "Requirement", "TableGroup", "allocate", "laydowns",
     "phase_text", "GameRecord", "GameState", "load_state", "build_game", "PlayerInfo", "SeatView",
 ]

@@ -52,6 +52,7 @@ from .moves import (
     IllegalMoveError,
     LayDown,
     Move,
+    SeenMove,
     TieReplay,
     TurnLost,
     can_take_discard,
@@ -116,8 +117,10 @@ class Game(GameState):
         self._deal()
 
     def _begin(self, record: GameRecord) -> None:
-        """Set what a game keeps besides its state: its record, events and caches."""
+        """Set what a game keeps besides its state: its record, the hand's public log, events
+        and caches."""
         self.record = record
+        self.hand_log: list[SeenMove] = []
         self._events = []
         self._laydown_moves_cache = None
         self._laydown_cache = None
@@ -357,6 +360,7 @@ class Game(GameState):
         found legal (the environment's exact masks do). An illegal move corrupts the game."""
         self.record.moves.append(move)
         seat = self.current
+        self.hand_log.append(SeenMove(seat, move, self.discard_pile[-1] if self.discard_pile else None))
         if type(move) is Draw:
             if move.from_discard:
                 card = self.discard_pile.pop()
@@ -445,6 +449,7 @@ class Game(GameState):
     def _deal(self) -> None:
         n = self.num_players
         self.hand_number += 1
+        self.hand_log = []
         for s in range(n):
             self.hands[s][:] = bytes(len(DECK_COUNTS))
             self.taken_from_discard[s][:] = bytes(len(DECK_COUNTS))
@@ -521,7 +526,7 @@ class Game(GameState):
 
     def view(self, seat: int) -> SeatView:
         """What seat ``seat`` may see (a :class:`SeatView`)."""
-        return seat_view(self, seat, tuple(self.legal_moves()) if seat == self.current else ())
+        return seat_view(self, seat, tuple(self.legal_moves()) if seat == self.current else (), tuple(self.hand_log))
 
     def copy(self) -> Game:
         """An independent copy that plays on identically (its own random generator in the same
@@ -530,6 +535,7 @@ class Game(GameState):
         new = type(self).__new__(type(self))
         self._copy_to(new)
         new.record = self.record.copy()
+        new.hand_log = self.hand_log.copy()
         new._events = []
         return new
 
@@ -545,7 +551,9 @@ class Game(GameState):
         every card it cannot see dealt at random by ``rng``
         (:func:`~.determinize.state_from_view`). Search agents, which see only their view,
         sample games so. Nothing hidden can enter: the view holds none of it."""
-        return cls._start(state_from_view(view, rng))
+        game = cls._start(state_from_view(view, rng))
+        game.hand_log = list(view.hand_log)
+        return game
 
     def __repr__(self) -> str:
         return (f"Game({self.num_players} players, hand {self.hand_number}, seat {self.current} to "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, final
+from typing import Any, NamedTuple, final
 
 from .cards import SKIP, WILD, card_name, cards_text, parse_card
 from .phases import KIND_NAMES, GroupKind, Meld
@@ -180,6 +180,16 @@ class IllegalMoveError(ValueError):
         super().__init__(f"illegal move {text}: {reason}")
         self.move = move
         self.reason = reason
+
+
+class SeenMove(NamedTuple):
+    """A move of this hand as every player saw it: who made it, and the discard pile's top card
+    just before (for a draw from the draw pile, the card that player chose to leave there).
+    Nothing in it is hidden: a draw from the draw pile does not say which card came."""
+
+    seat: int
+    move: Move
+    discard_top: int | None
 
 
 @dataclass(frozen=True, slots=True)

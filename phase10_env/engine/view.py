@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .cards import kinds_of
 from .config import RulesConfig
-from .moves import HandResult, Move, can_take_discard
+from .moves import HandResult, Move, SeenMove, can_take_discard
 from .phases import PHASES, Requirement
 from .seats import Stage, next_active
 from .state import GameState
@@ -56,6 +56,9 @@ class SeatView:
     winners: tuple[int, ...]
     history: tuple[HandResult, ...]
     legal_moves: tuple[Move, ...]
+    #: The moves of this hand so far, as everyone saw them (a game restored from a saved state
+    #: starts its log there: the saved state keeps the position, not how the hand came to it).
+    hand_log: tuple[SeenMove, ...] = ()
 
     @property
     def me(self) -> PlayerInfo:
@@ -79,9 +82,10 @@ class SeatView:
         return next_active([p.active for p in self.players], self.seat if seat is None else seat)
 
 
-def seat_view(state: GameState, seat: int, legal_moves: tuple[Move, ...]) -> SeatView:
+def seat_view(state: GameState, seat: int, legal_moves: tuple[Move, ...], hand_log: tuple[SeenMove, ...] = ()) -> SeatView:
     """What seat ``seat`` may see of ``state``; ``legal_moves`` are its legal moves (none unless
-    it is to act), which the caller, knowing the rules of play, supplies."""
+    it is to act) and ``hand_log`` the hand's moves so far, which the caller, knowing the rules
+    of play and the hand's course, supplies."""
     n = state.num_players
     if not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} in a {n}-player game")
@@ -118,4 +122,5 @@ def seat_view(state: GameState, seat: int, legal_moves: tuple[Move, ...]) -> Sea
         winners=state.winners,
         history=tuple(state.history),
         legal_moves=legal_moves,
+        hand_log=hand_log,
     )
