@@ -331,7 +331,8 @@ def build_parser() -> argparse.ArgumentParser:
     def command(name: str, help: str, description: str = "") -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help, description=description or help, formatter_class=_HelpFormatter)
 
-    agents_help = ("agents: random, heuristic[:OPTIONS], mcts[:OPTIONS] (the search agent, e.g. mcts:sims=16), human, "
+    agents_help = ("agents: random, heuristic[:OPTIONS], mcts[:OPTIONS] (the search agent, e.g. mcts:sims=16), "
+                   "champion[:OPTIONS] (search over learned beliefs, e.g. champion:samples=512), human, "
                    "ppo:PATH, ppo-sample:PATH (a saved model), rllib:PATH (an exported RLlib policy)")
     p = command("eval", "play many games between agents and report win rates")
     p.add_argument("--agents", nargs="+", required=True,
@@ -421,7 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "--table-players of them; report pairwise win rates with 95% intervals and an OpenSkill "
                 "rating per agent from every game's finishing order.")
     p.add_argument("--agents", nargs="+", default=["random", "ppo:models/default.zip", "heuristic",
-                                                   "ppo:models/strong.zip", "mcts"],
+                                                   "ppo:models/strong.zip", "mcts", "champion"],
                    help=f"the agents to rank, at least two, each named once; {agents_help}")
     p.add_argument("--games", type=int, default=200, help="games per pair (a multiple of 4)")
     p.add_argument("--table-players", type=int, default=4,

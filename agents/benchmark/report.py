@@ -30,7 +30,7 @@ from .scoring import DESCRIPTIONS
 from .stats import Resampler
 from .tasks import TASKS, get_task
 
-SEARCH_AGENTS = ("mcts",)
+SEARCH_AGENTS = ("mcts", "champion")
 NO_TRAINED = "No trained rows yet: the reference agents alone ({agents}), on the scale the trained rows will be placed on."
 
 

@@ -53,7 +53,7 @@ from phase10_env.engine.config import RulesSpec, load_rules
 from ..policies.registry import make_agent
 from .tournament import GameOutcome, TournamentResult, run_tournament, wilson_interval
 
-DEFAULT_AGENTS = ("random", "ppo:models/default.zip", "heuristic", "ppo:models/strong.zip", "mcts")
+DEFAULT_AGENTS = ("random", "ppo:models/default.zip", "heuristic", "ppo:models/strong.zip", "mcts", "champion")
 FORMAT = "phase10-ladder/1"
 ORDINAL_Z = 3.0
 # Actions after which a ladder game stops unfinished: 23 heuristic games' length, 2.5 random

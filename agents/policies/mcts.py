@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -42,6 +42,8 @@ from phase10_env.codec import encode, next_action
 from phase10_env.engine import Discard, Draw, Game, Move, SeatView, Stage
 from phase10_env.heuristic import HeuristicAgent
 from phase10_env.policy import PlayerObservation
+
+from .options import check_ranges, parse_options
 
 
 @dataclass(frozen=True)
@@ -79,10 +81,7 @@ class SearchConfig:
     seconds: float = 0.0
 
     def __post_init__(self) -> None:
-        for name, (low, high) in OPTION_RANGES.items():
-            value = getattr(self, name)
-            if not low <= value <= high:
-                raise ValueError(f"mcts option {name} must be from {low} to {high}, not {value}")
+        check_ranges(self, OPTION_RANGES, "mcts")
         if self.backend not in ("auto", "native", "python"):
             raise ValueError(f"mcts option backend must be auto, native or python, not {self.backend!r}")
 
@@ -96,27 +95,7 @@ OPTION_RANGES: dict[str, tuple[float, float]] = {
 
 def parse_search_options(text: str) -> SearchConfig:
     """The config a spec's ``key=value,...`` part gives (``sims=32,width=3``)."""
-    kinds = {f.name: f.type for f in fields(SearchConfig)}
-    options: dict[str, object] = {}
-    for item in filter(None, text.split(",")):
-        key, sep, value = item.partition("=")
-        if not sep or key not in kinds:
-            raise ValueError(f"bad mcts option {item!r}; options are {sorted(kinds)} as key=value")
-        kind = kinds[key]
-        if kind in (str, "str"):
-            options[key] = value
-            continue
-        if kind in (bool, "bool"):
-            if value.lower() not in ("true", "false"):
-                raise ValueError(f"mcts option {key} takes true or false, not {value!r}")
-            options[key] = value.lower() == "true"
-            continue
-        try:
-            options[key] = float(value) if kind in (float, "float") else int(value)
-        except ValueError:
-            raise ValueError(f"mcts option {key} takes {'a number' if kind in (float, 'float') else 'a whole number'}, "
-                             f"not {value!r}") from None
-    return SearchConfig(**options)  # type: ignore[arg-type]
+    return parse_options(text, SearchConfig, "mcts")
 
 
 class SearchAgent:

@@ -9,6 +9,9 @@
   with torch alone, deterministic);
 * ``mcts`` (the search agent; options: ``mcts:sims=32,width=4``, each within the range
   :data:`~agents.policies.mcts.OPTION_RANGES` gives);
+* ``champion`` (search in the native core over deals a learned belief model draws, with the
+  shipped ``models/champion.npz``; options: ``champion:samples=512``, each within
+  :data:`~agents.policies.champion.OPTION_RANGES`);
 * ``human`` (plays at the terminal).
 
 An option outside its range or of the wrong kind is a ``ValueError`` saying what it takes.
@@ -23,7 +26,7 @@ from phase10_env.heuristic import HeuristicAgent, HeuristicConfig
 from phase10_env.policy import Policy
 from phase10_env.random_agent import RandomAgent
 
-AGENT_KINDS = ("random", "heuristic", "mcts", "ppo", "ppo-sample", "rllib", "human")
+AGENT_KINDS = ("random", "heuristic", "mcts", "champion", "ppo", "ppo-sample", "rllib", "human")
 #: The values a heuristic option that is not true/false takes.
 HEURISTIC_CHOICES = {"skip_target": ("leader", "next")}
 
@@ -63,6 +66,12 @@ def make_agent(spec: str, seed: int | None = None) -> Policy:
         search = SearchAgent(parse_search_options(arg), seed)
         search.name = spec
         return search
+    if kind == "champion":
+        from .champion import ChampionAgent, parse_champion_options
+
+        champion = ChampionAgent(parse_champion_options(arg), seed)
+        champion.name = spec
+        return champion
     if kind in ("ppo", "ppo-sample"):
         if not arg:
             raise ValueError(f"{kind} needs a model path: {kind}:runs/NAME/model.zip")

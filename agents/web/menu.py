@@ -9,7 +9,9 @@ with the list of choices: the server never opens a file a request names, so a re
 neither run code from a file nor learn which files exist.
 
 Search is held to a thinking budget: an ``mcts`` seat stops searching a decision after
-``think_seconds`` (its ``seconds`` option, lowered to the budget when it asks for more).
+``think_seconds`` (its ``seconds`` option, lowered to the budget when it asks for more). A
+``champion`` seat's work is bounded by its options' ranges (at most 4,096 deals a decision,
+about a second here); it is offered when the checkout ships its model.
 """
 
 from __future__ import annotations
@@ -25,7 +27,11 @@ from typing import Any
 from ..policies.registry import make_agent
 
 HUMAN = "human"
-BUILT_IN = ("random", "heuristic", "mcts")
+def built_in() -> tuple[str, ...]:
+    """The built-in agents a page may seat (``champion`` where its model is shipped)."""
+    from ..policies.champion import MODEL
+
+    return ("random", "heuristic", "mcts", *(("champion",) if MODEL.is_file() else ()))
 THINK_SECONDS = 2.0
 SHIPPED = Path(__file__).resolve().parents[2] / "models"
 MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
@@ -63,7 +69,7 @@ class AgentMenu:
 
     def choices(self) -> list[str]:
         """Every agent a seat may name (the built-in ones take options too: ``mcts:sims=16``)."""
-        return [HUMAN, *BUILT_IN, *(f"{kind}:{name}" for name in self.paths for kind in self._kinds(name))]
+        return [HUMAN, *built_in(), *(f"{kind}:{name}" for name in self.paths for kind in self._kinds(name))]
 
     def load_named(self) -> None:
         """Load every model named at start (``--model``), so a bad one stops the server at once."""
@@ -87,7 +93,7 @@ class AgentMenu:
     def build(self, spec: str, seed: int | None) -> Any:
         """A fresh agent for one seat (a ``ValueError`` naming the choices for anything else)."""
         kind, _, arg = spec.partition(":")
-        if kind in ("random", "heuristic", "mcts"):
+        if kind in built_in():
             agent = make_agent(spec, seed=seed)
             if kind == "mcts":
                 budget = min(agent.config.seconds or self.think_seconds, self.think_seconds)
@@ -101,5 +107,5 @@ class AgentMenu:
             agent.seed(seed)
             return agent
         raise ValueError(f"{spec!r} is not an agent this server offers; choose from {', '.join(self.choices())} "
-                         "(heuristic and mcts take options, e.g. mcts:sims=16; phase10 serve --model NAME=PATH "
+                         "(heuristic, mcts and champion take options, e.g. mcts:sims=16; phase10 serve --model NAME=PATH "
                          "adds a trained model)")

@@ -276,7 +276,7 @@ $("#replay-slider").addEventListener("change", (event) => showReplay(Number(even
 
 function showChoices(defaults) {
   $("#agent-kinds").textContent = "Agents: " + defaults.agent_kinds.map((kind) => kind === "human" ? "human (you)"
-    : kind === "heuristic" || kind === "mcts" ? `${kind}[:options]` : kind).join(", ");
+    : ["heuristic", "mcts", "champion"].includes(kind) ? `${kind}[:options]` : kind).join(", ");
   const phases = defaults.rules_help.filter((line) => line.startsWith("  phase"));
   $("#rules-text").replaceChildren(
     el("p", {}, defaults.rules_help[0]),

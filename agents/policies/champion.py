@@ -1,0 +1,163 @@
+"""The champion: rollout search in the native core over deals a learned belief model finds likely.
+
+At each draw and each discard before its phase is down, the agent deals the cards it cannot
+see many times, plays every candidate move (both draws; every discard) in each deal, lets the
+heuristic play all seats to the end of the hand, and plays the candidate whose gain over the
+heuristic's own choice clears ``confidence`` standard errors (the heuristic's choice
+otherwise): :mod:`agents.policies.mcts`'s method, whole in C (``search`` of
+:mod:`phase10_env.core`), so a decision affords hundreds of play-outs. Lay-downs and hits
+are the heuristic's.
+
+What makes it more than that search is where the deals come from. A uniform deal gives an
+opponent any card the agent has not seen; a real opponent's hand is not uniform: it kept what
+suits its phase, threw away what does not, and left on the discard pile what it did not want.
+A belief model (a small network, :class:`BeliefModel`, trained on heuristic games played in
+the core: :mod:`agents.training.belief`) reads what the agent may know about one opponent
+(its own hand, the unseen cards, the piles and the table, and from the hand's public log the
+cards that opponent discarded, passed over and took) and gives, for each kind of card, the
+chance that one unseen copy of it is in that opponent's hand; deals draw each opponent's
+hidden cards with those weights.
+
+Spec: ``champion`` or ``champion:samples=512,confidence=1.5`` (:class:`ChampionConfig`); the
+model is ``models/champion.npz`` (numpy arrays, loaded without unpickling; its card is
+``models/champion.md``). Needs the native core. Deterministic for a seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from phase10_env import core
+from phase10_env.codec import next_action
+from phase10_env.core.convert import load_game
+from phase10_env.engine import Discard, Draw, Game, SeatView
+from phase10_env.engine.cards import SKIP
+from phase10_env.heuristic import HeuristicAgent
+from phase10_env.policy import PlayerObservation
+
+from .options import check_ranges, parse_options
+
+MODEL = Path(__file__).resolve().parents[2] / "models" / "champion.npz"
+
+
+@dataclass(frozen=True)
+class ChampionConfig:
+    """The search's knobs, each within :data:`OPTION_RANGES`.
+
+    * ``samples``: at most this many deals per decision;
+    * ``min_samples``: deals before a candidate may leave the race (one whose gain over the
+      heuristic's choice is below zero by ``confidence`` standard errors leaves);
+    * ``confidence``: the standard errors a candidate's mean gain must clear to be played;
+    * ``points_weight``: what 100 points added to one's score weigh against one phase made;
+    * ``belief``: deal opponents' cards by the belief model (``false``: uniformly, the plain
+      search, for comparison).
+    """
+
+    samples: int = 256
+    min_samples: int = 16
+    confidence: float = 2.0
+    points_weight: float = 0.25
+    belief: bool = True
+
+    def __post_init__(self) -> None:
+        check_ranges(self, OPTION_RANGES, "champion")
+
+
+OPTION_RANGES: dict[str, tuple[float, float]] = {
+    "samples": (1, 4096), "min_samples": (2, 4096), "confidence": (0, 10), "points_weight": (0, 100)}
+
+
+def parse_champion_options(text: str) -> ChampionConfig:
+    """The config a spec's ``key=value,...`` part gives (``samples=512``)."""
+    return parse_options(text, ChampionConfig, "champion")
+
+
+class BeliefModel:
+    """A multilayer perceptron over :func:`belief features <phase10_env.core>` (ReLU between
+    layers, a sigmoid out): for each kind of card, the chance that one unseen copy of it is in
+    the opponent's hidden hand. Stored as ``w0, b0, w1, b1, ...`` in an ``.npz`` file."""
+
+    def __init__(self, path: str | Path = MODEL) -> None:
+        with np.load(path, allow_pickle=False) as data:
+            count = sum(1 for name in data.files if name.startswith("w"))
+            self.layers = [(data[f"w{i}"].astype(np.float64), data[f"b{i}"].astype(np.float64)) for i in range(count)]
+        features = core.native().BELIEF_FEATURES
+        if not self.layers or self.layers[0][0].shape[0] != features or self.layers[-1][0].shape[1] != 50:
+            raise ValueError(f"{path} is not a belief model: it must map {features} features to 50 kinds")
+
+    def __call__(self, features: np.ndarray) -> np.ndarray:
+        h = features.astype(np.float64)
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < len(self.layers) - 1:
+                h = np.maximum(h, 0.0)
+        out: np.ndarray = 1.0 / (1.0 + np.exp(-h))
+        return out
+
+
+def remember_hand(slots: np.ndarray, row: int, view: SeatView) -> None:
+    """Write what the view's hand log shows each seat did into slot ``row``'s public memory
+    (the cards it discarded, those it left on the discard pile at a draw, its last discard
+    but a Skip), as the core keeps it while it plays."""
+    g = slots.view(core.SLOT)[row, 0]["g"]
+    for seat, move, top in view.hand_log:
+        if type(move) is Draw and not move.from_discard and top is not None:
+            g["passed"][seat][top] += 1
+        elif type(move) is Discard:
+            g["discarded"][seat][move.card] += 1
+            g["last_discard"][seat] = -1 if move.card == SKIP else move.card
+
+
+class ChampionAgent:
+    """Plays from its seat's view only (module docstring)."""
+
+    name = "champion"
+
+    def __init__(self, config: ChampionConfig | None = None, seed: int | None = None,
+                 model: str | Path = MODEL) -> None:
+        self.config = config or ChampionConfig()
+        self.core = core.native()
+        self.belief = BeliefModel(model) if self.config.belief else None
+        self.heuristic = HeuristicAgent()
+        self.rng = np.random.default_rng(seed)
+        self.slot = np.zeros((1, core.SLOT_BYTES), dtype=np.uint8)
+        self.row = np.zeros(1, dtype=np.int64)
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, obs: PlayerObservation) -> int:
+        view = obs.seat_view()
+        if obs.pending is not None:  # a lay-down or hit under way: the heuristic's, to its end
+            return next_action(view, self.heuristic.choose_move(view, obs.pending), obs.pending)
+        action = self.search(view)
+        if not obs.action_mask[action]:
+            raise RuntimeError(f"champion chose action {action}, which is not legal here: a bug in the search")
+        return action
+
+    def search(self, view: SeatView) -> int:
+        """The action the search picks from ``view`` (whose seat is to act, nothing under way)."""
+        load_game(self.slot, 0, Game.from_view(view, self.rng))
+        remember_hand(self.slot, 0, view)
+        cfg = self.config
+        out, drawn = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
+        seeds = self.rng.integers(2**63, size=1, dtype=np.uint64)
+        self.core.search(self.slot, self.row, cfg.samples, cfg.min_samples, cfg.confidence, cfg.points_weight, False,
+                         seeds, out, drawn, self.weights(view))
+        return int(out[0])
+
+    def weights(self, view: SeatView) -> np.ndarray | None:
+        """The belief model's weights per seat and kind, ``(1, 6, 50)`` (1 for this seat)."""
+        if self.belief is None:
+            return None
+        others = np.array([s for s in range(view.num_players) if s != view.seat and view.players[s].active], dtype=np.int64)
+        weights = np.ones((1, 6, 50))
+        if len(others):
+            features = np.empty((len(others), self.core.BELIEF_FEATURES), dtype=np.float32)
+            self.core.belief_features(np.repeat(self.slot, len(others), axis=0), np.arange(len(others), dtype=np.int64),
+                                      np.full(len(others), view.seat, dtype=np.int64), others, features, None, None)
+            weights[0, others] = self.belief(features)
+        return weights

@@ -1,0 +1,92 @@
+"""The champion in game terms: legal whole games at 2-6 players, the same player for a seed,
+blind to what its seat cannot see, its options held to their ranges, its model read without
+unpickling."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.policies.champion import MODEL, BeliefModel, ChampionAgent, ChampionConfig
+from phase10_env import raw_env
+from phase10_env.engine import Draw, Game
+
+pytestmark = pytest.mark.compiled("native core")
+
+FAST = "champion:samples=8,min_samples=4"
+SHORT = {"phases": [1, 2]}  # two phases to win: whole games in seconds
+
+
+def play_game(players: int, spec: str, seed: int) -> list[int]:
+    env = raw_env(num_players=players, rules=SHORT)
+    env.reset(seed=seed)
+    agents = {a: make_agent(spec, seed=seed + i) for i, a in enumerate(env.possible_agents)}
+    actions = []
+    while not all(env.terminations.values()):
+        obs = env.player_observation()
+        action = agents[obs.agent].act(obs)
+        assert obs.action_mask[action], f"the champion played an illegal action {action}"
+        actions.append(action)
+        env.step(action)
+    return actions
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_champion_plays_whole_games_legally(players: int) -> None:
+    assert len(play_game(players, FAST, seed=players)) > 20
+
+
+def test_the_champion_is_the_same_player_for_the_same_seed() -> None:
+    assert play_game(2, FAST, seed=5) == play_game(2, FAST, seed=5)
+
+
+def test_the_champion_sees_only_its_seat() -> None:
+    """Two games that differ only in cards the seat cannot see get the same choice, at a draw
+    and at a discard, with and without the belief model."""
+    game = Game(3, seed=11)
+    for draw_first in (False, True):  # at the draw, then at the discard
+        if draw_first:
+            game.apply(Draw())
+        other = game.determinize(game.current, np.random.default_rng(1))
+        assert other.to_json()["players"] != game.to_json()["players"]  # hidden cards moved
+        for belief in (True, False):
+            config = ChampionConfig(samples=64, min_samples=8, belief=belief)
+            choices = {ChampionAgent(config, seed=3).search(g.view(g.current)) for g in (game, other)}
+            assert len(choices) == 1
+
+
+def test_the_belief_model_gives_a_chance_per_kind_of_card() -> None:
+    model = BeliefModel()
+    features = np.random.default_rng(0).random((5, model.layers[0][0].shape[0])).astype(np.float32)
+    q = model(features)
+    assert q.shape == (5, 50) and ((q > 0) & (q < 1)).all()
+
+
+def test_a_file_that_is_not_a_belief_model_is_refused_without_unpickling(tmp_path: Path) -> None:
+    wrong = tmp_path / "wrong.npz"
+    np.savez(wrong, w0=np.zeros((3, 50)), b0=np.zeros(50))
+    with pytest.raises(ValueError, match="is not a belief model"):
+        BeliefModel(wrong)
+    pickled = tmp_path / "pickled.npz"
+    np.savez(pickled, w0=np.array([object()], dtype=object))
+    with pytest.raises(ValueError, match="pickle"):
+        BeliefModel(pickled)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("champion:samples=0", "samples must be from 1 to 4096"),
+    ("champion:samples=5000", "samples must be from 1 to 4096"),
+    ("champion:confidence=-1", "confidence must be from 0 to 10"),
+    ("champion:belief=maybe", "belief takes true or false"),
+    ("champion:width=3", "bad champion option"),
+])
+def test_options_outside_their_range_are_refused_with_the_range(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec)
+
+
+def test_the_shipped_model_is_small() -> None:
+    assert MODEL.stat().st_size < 5_000_000
