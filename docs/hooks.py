@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
 from enum import Enum
+from pathlib import Path
 from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
 
 MARKER = re.compile(r"^<!-- table: ([a-z_]+) -->$", re.M)
 
@@ -383,9 +387,9 @@ def env_options_table() -> str:
 def agent_options_rows() -> list[tuple[str, str, str, str, str]]:
     """``(agent, option, values, default, meaning)`` of every option an agent spec takes, from
     the heuristic's and the search's config classes; the meanings are their docstrings' items."""
-    from agents.policies.heuristic import HeuristicConfig
     from agents.policies.mcts import OPTION_RANGES, SearchConfig
     from agents.policies.registry import HEURISTIC_CHOICES
+    from phase10_env.heuristic import HeuristicConfig
 
     rows = []
     for agent, config in (("heuristic", HeuristicConfig), ("mcts", SearchConfig)):
@@ -468,5 +472,17 @@ def render(markdown: str, where: str = "a page") -> str:
     return MARKER.sub(table, markdown)
 
 
-def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:  # the MkDocs hook
+def on_config(config: Any, **kwargs: Any) -> Any:  # MkDocs hook
+    """The checkout the site is built from comes first on the path, before any installed copy
+    of the package, so the tables are those of the code beside them."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    for package in ("phase10_env", "agents"):
+        loaded = sys.modules.get(package)
+        if loaded is not None and not Path(loaded.__file__ or "").resolve().is_relative_to(ROOT):
+            raise RuntimeError(f"docs/hooks.py: {package} was imported from {loaded.__file__}, not from {ROOT}")
+    return config
+
+
+def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:  # MkDocs hook
     return render(markdown, page.file.src_uri)
