@@ -284,7 +284,7 @@ def test_the_shipped_table_is_the_report_of_the_shipped_results(tmp_path: Path) 
 
 def _worked_example() -> str:
     doc = (ROOT / "docs" / "BENCHMARK.md").read_text()
-    start = doc.index("```python\n# my_reinforce.py") + len("```python\n")
+    start = doc.index("```python\n# file: my_reinforce.py\n") + len("```python\n")
     return doc[start:doc.index("```", start)]
 
 
