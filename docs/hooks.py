@@ -100,8 +100,8 @@ def action_rows() -> list[tuple[int, int, str, str]]:
         elif a.kind == "discard" and a.card == WILD:
             meaning = "discard a Wild"
         elif a.kind == "discard":
-            meaning = (f"discard a coloured number: colour ({', '.join(COLOURS[c] for c in sorted({COLOUR_OF[x.card] for x in acts}))})"
-                       f" x number {numbers(NUMBER_OF[x.card] for x in acts)}")
+            colours = ", ".join(COLOURS[c] for c in sorted({COLOUR_OF[x.card] for x in acts}))
+            meaning = f"discard a coloured number: colour ({colours}) x number {numbers(NUMBER_OF[x.card] for x in acts)}"
         elif a.kind == "skip" and a.skip_offset is None:
             meaning = "discard a Skip to no effect (only when no player may be skipped, R15)"
         elif a.kind == "skip":
@@ -283,7 +283,7 @@ def rule_option_rows() -> list[tuple[str, str, str, tuple[str, ...]]]:
         default = defaults[name].default
         if name == "phases":
             default = next(p for p, v in PHASE_PRESETS.items() if v == default)
-        default_text = "all of `phases`" if default is None else f"`{str(default).lower() if isinstance(default, bool) else default}`"
+        default_text = "all of `phases`" if default is None else f"`{_yaml_value(default)}`"
         rows.append((name, values, default_text, rules))
     return rows
 
@@ -329,9 +329,14 @@ def rewards_table() -> str:
     names = [f.name for f in fields(RewardConfig)]
     meanings = described(words, names, "the reward options")
     presets = list(REWARD_PRESETS)
+
+    def weight(preset: str, name: str) -> str:
+        value = getattr(REWARD_PRESETS[preset], name)
+        return f"{value:+g}" if value else "0"
+
     return markdown_table(("option", "when and to whom", *(f"`{p}`" for p in presets)),
-                          ((f"`{n}`", m, *(f"{getattr(REWARD_PRESETS[p], n):+g}" if getattr(REWARD_PRESETS[p], n) else "0" for p in presets))
-                           for n, m in zip(names, meanings)), "ll" + "r" * len(presets))
+                          ((f"`{n}`", m, *(weight(p, n) for p in presets)) for n, m in zip(names, meanings)),
+                          "ll" + "r" * len(presets))
 
 
 ENV_WORDS = {
