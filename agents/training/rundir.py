@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-#: Every file or folder a run may write, and what it is (shown in the run's summary and the README).
+#: Every file or folder a run may write, and what it is (shown in the run's summary and in docs/training.md, whose table is made from it).
 RUN_FILES: dict[str, str] = {
     "config.yaml": "the config the run used (what --resume continues from)",
     "checkpoints/": "checkpoints for --resume, the self-play pool's frozen copies, the KL anchor's reference",
