@@ -5,28 +5,17 @@ pictures the same way)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.docs.helpers import docs_module
+
 pytestmark = pytest.mark.browser
 
 
-def _screenshots() -> Any:
-    spec = importlib.util.spec_from_file_location("docs_screenshots", ROOT / "docs" / "screenshots.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["docs_screenshots"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-SHOTS = _screenshots()
+SHOTS = docs_module("screenshots")
 
 
 @pytest.fixture(scope="module")

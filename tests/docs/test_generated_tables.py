@@ -5,34 +5,23 @@ asks for exists, every table exists for some page."""
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import re
-import sys
 from dataclasses import fields
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from phase10_env.actions import ACTIONS, NUM_ACTIONS, describe
 from phase10_env.observation import GAME, GROUP, OBSERVATION, PENDING_HIT, SEAT, STAGE
 from phase10_env.planning import PLANNING
+from tests.docs.helpers import docs_module
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = {str(p.relative_to(ROOT / "docs")): p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").rglob("*.md"))}
 
 
-def _hooks() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "docs" / "hooks.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["docs_hooks"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-HOOKS = _hooks()
+HOOKS = docs_module("hooks")
 
 
 def rows(table: str) -> list[list[str]]:
