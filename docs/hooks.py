@@ -5,6 +5,8 @@ table of the site is written by hand. An unknown name, or a definition with a pa
 has no words for, stops the build with an error naming it.
 
 ``tests/docs/test_generated_tables.py`` checks each table against the definitions row by row.
+The hook also leaves out of the site the ``# not run: REASON`` notes that code blocks carry for
+``tests/docs/test_doc_blocks.py``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 MARKER = re.compile(r"^<!-- table: ([a-z_]+) -->$", re.M)
+# A block's first line "# not run: REASON" is for the test that runs every block
+# (tests/docs/test_doc_blocks.py); the reader of the site does not need it.
+NOT_RUN_NOTE = re.compile(r"^(```\w+\n)# not run: [^\n]*\n", re.M)
 
 
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]], align: str = "") -> str:
@@ -489,5 +494,10 @@ def on_config(config: Any, **kwargs: Any) -> Any:  # MkDocs hook
     return config
 
 
+def for_site(markdown: str, where: str = "a page") -> str:
+    """A page as the site shows it: its tables made, the test's notes left out."""
+    return NOT_RUN_NOTE.sub(r"\1", render(markdown, where))
+
+
 def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:  # MkDocs hook
-    return render(markdown, page.file.src_uri)
+    return for_site(markdown, page.file.src_uri)

@@ -50,6 +50,11 @@ def test_every_table_a_page_asks_for_exists_and_each_is_used() -> None:
         HOOKS.render("<!-- table: nothing -->")
 
 
+def test_the_site_leaves_out_the_tests_notes_but_not_the_code() -> None:
+    page = "Run:\n\n```bash\n# not run: it trains for hours\npython train.py\n```\n"
+    assert HOOKS.for_site(page) == "Run:\n\n```bash\npython train.py\n```\n"
+
+
 def test_the_action_table_covers_every_id_once_each_row_one_kind() -> None:
     table = rows(HOOKS.TABLES["actions"]())
     expected_first = 0
