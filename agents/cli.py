@@ -349,7 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play the games as Ray tasks (the rllib extra): on the cluster at RAY_ADDRESS, else on a Ray "
                         "started here; the same seed gives the same results")
     p.add_argument("--address", default=None, metavar="HOST:PORT",
-                   help="the Ray cluster to play on (implies --ray; needs its token, see README 'Scaling out')")
+                   help="the Ray cluster to play on (implies --ray; needs its token, see docs/training.md, 'Scaling out')")
     p.add_argument("--max-steps", type=int, default=200_000, help="a game stops unfinished after this many actions")
     p.add_argument("--json", help="write the results as JSON here")
     p.add_argument("--plot", help="write a PNG chart of the results here")

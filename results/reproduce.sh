@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Re-creates every figure in this folder (and in the README's results table).
+# Re-creates every figure in this folder (and in the documentation: docs/performance.md,
+# docs/evaluation.md, docs/training.md).
 # Usage: results/reproduce.sh [bench|heuristic|vecenv|default|strong|mcts|ladder|all]   (default: all)
 # Times on the 2-core reference machine: bench ~3 min, heuristic ~15 min,
 # vecenv ~5 min, default ~12 min, strong ~1.4 h, mcts ~1.5 h, ladder ~17 min.
@@ -21,7 +22,7 @@ fi
 
 if [[ $what == heuristic || $what == all ]]; then
   # One heuristic against 1, 3 and 5 random players, and mirror matches at 2, 4 and 6 players
-  # (the README's results table quotes these lines).
+  # (docs/evaluation.md quotes these lines).
   log=results/heuristic_vs_random_2p.txt; : > "$log"
   run phase10 eval --agents heuristic random --players 2 --games 1000 --seed 1 --json results/heuristic_vs_random_2p.json
   log=results/heuristic_mirror_2p.txt; : > "$log"

@@ -1,7 +1,8 @@
 """The numbers the documentation states are those of the definitions: the sizes of the action and
-observation spaces wherever a docstring or the README names them, and the action and observation
-tables row by row (ids, counts, parts, sizes), so a change of the layout that the docs do not
-follow fails here."""
+observation spaces wherever a docstring, the README or a page of docs/ names them, and the action
+and observation tables of the modules' docstrings row by row (ids, counts, parts, sizes), so a
+change of the layout that the docs do not follow fails here. The site's own tables are generated
+from the definitions (tests/docs/test_generated_tables.py)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,9 @@ def docstrings(path: Path) -> list[str]:
     return [doc for n in nodes if (doc := ast.get_docstring(n))]
 
 
-DOCS = {"README.md": README} | {str(p.relative_to(ROOT)): "\n".join(docstrings(p)) for p in MODULES}
+PAGES = sorted((ROOT / "docs").rglob("*.md"))
+DOCS = ({"README.md": README} | {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in PAGES}
+        | {str(p.relative_to(ROOT)): "\n".join(docstrings(p)) for p in MODULES})
 
 
 @pytest.mark.parametrize("where", sorted(DOCS))
@@ -41,7 +44,7 @@ def test_space_sizes_named_in_the_docs_are_the_real_ones(where: str) -> None:
 
 def test_the_checks_find_sizes_in_the_docs() -> None:
     found = [where for where, text in DOCS.items() if re.search(r"Discrete\(\d+\)|Box\(\d+,\)", text)]
-    assert {"README.md", "phase10_env/env.py", "phase10_env/single_agent.py"} <= set(found)
+    assert {"docs/environment.md", "phase10_env/env.py", "phase10_env/single_agent.py"} <= set(found)
 
 
 # --------------------------------------------------------------------------- action tables
@@ -67,16 +70,6 @@ def _check_action_rows(rows: list[tuple[int, int, int]]) -> None:
         assert following[0] == last + 1, f"the table skips or repeats ids after {last}"
         kinds = {ACTIONS[i].kind for i in range(first, last + 1)}
         assert len(kinds) == 1, f"ids {first}-{last} mix actions of kinds {kinds}"
-
-
-def test_readme_action_table() -> None:
-    section = README[README.index("\n## Actions"):README.index("\n## Observations")]
-    lines = re.findall(r"^\| ([\d, -]+) \| (\d+) \|", section, re.M)
-    _check_action_rows(_id_rows(lines))
-    table_ranges = {f"{first}-{last}" for first, last, _ in _id_rows(lines)}
-    prose = "\n".join(line for line in section.splitlines() if not line.startswith("|"))
-    for mentioned in re.findall(r"\b\d{3}-\d{3}\b", prose):
-        assert mentioned in table_ranges, f"the README's actions prose names ids {mentioned}, no row of its table"
 
 
 def test_actions_module_table() -> None:
@@ -111,13 +104,6 @@ def _check_block_sizes(text: str) -> None:
     for n in re.findall(r"groups x (\d+)", text):
         assert int(n) == GROUP_VALUES
     assert re.search(r"groups x \d+", text)
-
-
-def test_readme_observation_table() -> None:
-    section = README[README.index("\n## Observations"):README.index("\n## Rule options")]
-    rows = re.findall(r"^\| (\w+) \| ([\d x]+) \|", section, re.M)
-    _check_parts(rows, OBSERVATION.fields)
-    _check_block_sizes(section)
 
 
 def test_observation_module_table() -> None:

@@ -147,7 +147,7 @@ def get_algorithm(spec: str) -> Algorithm:
     missing = [m for m in algorithm.requires if not _importable(m)]
     if missing:
         how = f': pip install -e ".[{algorithm.extra}]"' if algorithm.extra else ""
-        where = (" in a virtual environment of its own (ray[rllib] pins gymnasium 1.2.2; see README \"Scaling out\")"
+        where = (" in a virtual environment of its own (ray[rllib] pins gymnasium 1.2.2; see docs/training.md, \"Scaling out\")"
                  if algorithm.extra == "rllib" else "")
         raise ValueError(f"--algo {name} ({algorithm.label}) needs {', '.join(missing)}{how}{where}")
     return algorithm

@@ -65,6 +65,7 @@ class SearchConfig:
     * ``backend``: ``native`` (play-outs in the compiled core, in batches of ``batch``
       samples) or ``python`` (the engine's play-outs, one sample at a time); ``auto`` takes the
       core when it is built;
+    * ``batch``: samples dealt and played out per call to the core (``native`` backend);
     * ``seconds``: stop sampling once a decision has taken this long and decide on the games
       sampled so far (0: no limit). With a limit, play depends on the machine's speed and is no
       longer the same for the same seed.

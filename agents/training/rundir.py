@@ -15,7 +15,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-#: Every file or folder a run may write, and what it is (shown in the run's summary and the README).
+#: Every file or folder a run may write, and what it is (shown in the run's summary; the table of
+#: docs/training.md is made from it).
 RUN_FILES: dict[str, str] = {
     "config.yaml": "the config the run used (what --resume continues from)",
     "checkpoints/": "checkpoints for --resume, the self-play pool's frozen copies, the KL anchor's reference",

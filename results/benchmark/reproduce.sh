@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Re-create the benchmark table (docs/BENCHMARK.md, README "Benchmarking RL algorithms"): protocol
+# Re-create the benchmark table (docs/BENCHMARK.md): protocol
 # v2 of configs/benchmark/protocol.yaml, on the held-out test deals. Run from the repository's
 # root: `bash results/benchmark/reproduce.sh [part]`, part one of: references mcts report (the
 # default: all three), or a trained baseline: ppo bc dqn rllib (each 5 seeds x 5 tasks at the
 # protocol's budgets: run them on the fast path, see docs/BENCHMARK.md "Trained baselines").
 # dqn needs the integrations extra and rllib-ppo the rllib extra, in their own virtual
-# environment (README "Scaling out"): set PY to its python, e.g. PY=/tmp/phase10-integrations/bin/python.
+# environment (docs/training.md, "Scaling out"): set PY to its python, e.g. PY=/tmp/phase10-integrations/bin/python.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export OMP_NUM_THREADS=1

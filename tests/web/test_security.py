@@ -267,8 +267,8 @@ def test_a_port_in_use_is_said_and_no_address_is_printed(capsys):
     assert "open http" not in capsys.readouterr().out
 
 
-def test_bodies_and_records_limits_are_those_the_readme_states():
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+def test_bodies_and_records_limits_are_those_the_web_page_states():
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
     for figure in (f"{MAX_BODY // 1_000_000} MB", f"{web_sessions.MAX_SESSIONS} games", f"{MAX_DEPTH} levels",
                    f"{web_sessions.MAX_GAME_MOVES:,} moves", f"{web_sessions.MAX_HELD_MOVES:,} moves",
                    f"{web_sessions.IDLE_SECONDS / 3600:g} hour", f"{web_sessions.ADVANCE_SECONDS:g} s"):

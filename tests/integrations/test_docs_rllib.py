@@ -1,5 +1,5 @@
-"""The README's Python blocks that need the rllib extra (first line ``# requires: rllib``) run
-as written; the main suite skips them where Ray is not installed."""
+"""The documentation's Python blocks that need the rllib extra (first line ``# requires: rllib``)
+run as written; the main suite skips them where Ray is not installed."""
 
 from __future__ import annotations
 
@@ -17,11 +17,12 @@ pytestmark = pytest.mark.integrations
 require("ray")
 
 ROOT = Path(__file__).resolve().parents[2]
-BLOCKS = [b for b in re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S | re.M)
+BLOCKS = [b for page in sorted((ROOT / "docs").rglob("*.md"))
+          for b in re.findall(r"^```python\n(.*?)^```", page.read_text(encoding="utf-8"), re.S | re.M)
           if re.match(r"#\s*requires:\s*rllib\b", b)]
 
 
-def test_the_readme_shows_rllib_code() -> None:
+def test_the_docs_show_rllib_code() -> None:
     assert BLOCKS
 
 
@@ -30,5 +31,5 @@ def test_the_readme_shows_rllib_code() -> None:
 def test_rllib_block_runs(code: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")} | {"OMP_NUM_THREADS": "1"}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, f"README block failed:\n{code}\n--- stderr ---\n{done.stderr[-3000:]}"
-    assert done.stdout.strip(), "a README example should show its result"
+    assert done.returncode == 0, f"docs block failed:\n{code}\n--- stderr ---\n{done.stderr[-3000:]}"
+    assert done.stdout.strip(), "a docs example should show its result"
