@@ -17,9 +17,12 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+
+if TYPE_CHECKING:
+    from phase10_env.engine.config import RulesConfig
 
 
 def _rule_options(pairs: list[str]) -> dict[str, Any]:
@@ -37,7 +40,7 @@ def _rule_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
-def _rules(args: argparse.Namespace):
+def _rules(args: argparse.Namespace) -> RulesConfig:
     from phase10_env.engine.config import load_rules
 
     try:
@@ -188,7 +191,8 @@ def cmd_play(args: argparse.Namespace) -> None:
     try:
         play_at_terminal(env, dict(zip(env.possible_agents, policies)), delay, args.verbose)
     except (QuitGame, EOFError, KeyboardInterrupt) as e:
-        print({QuitGame: "\nYou left the game.", EOFError: "\nEnd of input: game left."}.get(type(e), "\nInterrupted."))
+        print("\nYou left the game." if isinstance(e, QuitGame) else "\nEnd of input: game left." if isinstance(e, EOFError)
+              else "\nInterrupted.")
         _save_record(env, args.save)
         if isinstance(e, KeyboardInterrupt):
             raise SystemExit(130) from None

@@ -396,21 +396,23 @@ def env_options_table() -> str:
 
 def agent_options_rows() -> list[tuple[str, str, str, str, str]]:
     """``(agent, option, values, default, meaning)`` of every option an agent spec takes, from
-    the heuristic's and the search's config classes; the meanings are their docstrings' items."""
-    from agents.policies.mcts import OPTION_RANGES, SearchConfig
+    the heuristic's, the search's and the champion's config classes; the meanings are their
+    docstrings' items."""
+    from agents.policies import champion, mcts
     from agents.policies.registry import HEURISTIC_CHOICES
     from phase10_env.heuristic import HeuristicConfig
 
+    ranges = {"mcts": mcts.OPTION_RANGES, "champion": champion.OPTION_RANGES}
     rows = []
-    for agent, config in (("heuristic", HeuristicConfig), ("mcts", SearchConfig)):
+    for agent, config in (("heuristic", HeuristicConfig), ("mcts", mcts.SearchConfig), ("champion", champion.ChampionConfig)):
         items = docstring_items(config.__doc__ or "")
         for f in fields(config):
             if f.name not in items:
                 raise ValueError(f"docs/hooks.py: {config.__name__}'s docstring does not describe {f.name}")
             if f.type in (bool, "bool"):
                 values = "`true`, `false`"
-            elif f.name in OPTION_RANGES and agent == "mcts":
-                low, high = OPTION_RANGES[f.name]
+            elif f.name in ranges.get(agent, {}):
+                low, high = ranges[agent][f.name]
                 values = f"{low:g} to {high:g}"
             elif f.name in HEURISTIC_CHOICES and agent == "heuristic":
                 values = ", ".join(f"`{c}`" for c in HEURISTIC_CHOICES[f.name])

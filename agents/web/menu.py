@@ -24,6 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..policies.mcts import SearchAgent
 from ..policies.registry import make_agent
 
 HUMAN = "human"
@@ -95,7 +96,7 @@ class AgentMenu:
         kind, _, arg = spec.partition(":")
         if kind in built_in():
             agent = make_agent(spec, seed=seed)
-            if kind == "mcts":
+            if isinstance(agent, SearchAgent):
                 budget = min(agent.config.seconds or self.think_seconds, self.think_seconds)
                 agent.config = replace(agent.config, seconds=budget)
             return agent

@@ -19,9 +19,10 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from phase10_env import raw_env
+from phase10_env.actions import IllegalActionError
 from phase10_env.engine.cards import card_name, kinds_of
 from phase10_env.engine.game import STAGE_NAMES, Game
 from phase10_env.engine.phases import phase_text
@@ -29,7 +30,6 @@ from phase10_env.engine.record import GameRecord
 from phase10_env.engine.seats import MAX_PLAYERS, MIN_PLAYERS
 from phase10_env.engine.seeds import seed_from_json, seed_to_json
 from phase10_env.engine.view import SeatView
-from phase10_env.env import IllegalActionError
 from phase10_env.narrate import Narrator, narrate_record
 from phase10_env.play import play, policy_chooser
 from phase10_env.render import action_text, group_text, pending_text
@@ -95,10 +95,10 @@ def _check_agents(agents: Any) -> list[str]:
         raise WebError(400, "agents must be a list of agent specs, one per seat, e.g. [\"human\", \"heuristic\"]")
     if not MIN_PLAYERS <= len(agents) <= MAX_PLAYERS:
         raise WebError(400, f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} seats; {len(agents)} agents were given")
-    agents = [a.strip() for a in agents]
-    if agents.count(HUMAN) > 1:
+    specs: list[str] = [a.strip() for a in agents]
+    if specs.count(HUMAN) > 1:
         raise WebError(400, "at most one seat can be human: the page plays one seat")
-    return agents
+    return specs
 
 
 class PlaySession:
@@ -139,7 +139,7 @@ class PlaySession:
 
     @property
     def game(self) -> Game:
-        return cast(Game, self.env.game)  # set by the reset in __init__
+        return self.env.game  # set by the reset in __init__
 
     @property
     def mode(self) -> str:

@@ -141,11 +141,12 @@ def test_the_env_options_table_is_the_three_signatures() -> None:
 
 
 def test_the_agent_options_table_is_the_config_classes() -> None:
+    from agents.policies.champion import ChampionConfig
     from agents.policies.mcts import SearchConfig
     from phase10_env.heuristic import HeuristicConfig
 
     table = rows(HOOKS.TABLES["agent_options"]())
-    for agent, config in (("heuristic", HeuristicConfig), ("mcts", SearchConfig)):
+    for agent, config in (("heuristic", HeuristicConfig), ("mcts", SearchConfig), ("champion", ChampionConfig)):
         said = {code(cells[1]): code(cells[3]) for cells in table if code(cells[0]) == agent}
         assert list(said) == [f.name for f in fields(config)]
         for f in fields(config):
