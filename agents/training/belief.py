@@ -9,7 +9,7 @@ a sigmoid per kind) is fitted by the binomial likelihood of those counts: ``q[k]
 that one unseen card of kind ``k`` is in that hand. Its worth is reported against the uniform
 belief (every unseen card alike: what a plain determinized search assumes), on held-out rows.
 
-One command, from a config: ``python -m agents.training.belief configs/champion.yaml``; it
+One command, from a config: ``python -m agents.training.belief configs/belief/champion.yaml``; it
 writes the model (``.npz``, numpy arrays only) and a JSON summary beside it.
 """
 
@@ -176,7 +176,7 @@ def train(cfg: BeliefConfig, log: Any = print) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Train the champion's belief model from a config (configs/champion.yaml).")
+    parser = argparse.ArgumentParser(description="Train the champion's belief model from a config (configs/belief/champion.yaml).")
     parser.add_argument("config")
     parser.add_argument("--out", help="where to write the model (default: the config's belief.out)")
     args = parser.parse_args(argv)
