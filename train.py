@@ -1,5 +1,6 @@
-"""Train a Phase 10 agent with self-play MaskablePPO (or, with ``backend: rllib``, PPO on Ray
-RLlib), then evaluate it.
+"""Train a Phase 10 agent with self-play PPO, then evaluate it: ``backend: masked_ppo`` (the
+compact masked PPO on the native core's batched games), ``sb3`` (sb3-contrib's MaskablePPO) or
+``rllib`` (PPO on Ray RLlib).
 
     python train.py                                  # configs/default.yaml
     python train.py configs/strong.yaml              # another config
@@ -50,6 +51,10 @@ def main(argv: list[str] | None = None) -> None:
             except ImportError as e:
                 raise ValueError(_missing_for_rllib(e)) from None
             run = RLlibRun(cfg, address=args.address)
+        elif cfg.backend == "masked_ppo":
+            from agents.training.masked_ppo_run import MaskedPPORun
+
+            run = MaskedPPORun(cfg)
         else:
             from agents.training.sb3 import TrainingRun
 

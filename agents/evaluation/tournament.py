@@ -307,9 +307,10 @@ def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100
                    address: str | None = None, native: bool | None = None) -> TournamentResult:
     """Play ``games`` full games; ``workers`` processes (default: all cores), or with
     ``backend="ray"`` Ray tasks on the cluster at ``address`` (see :func:`agents.pool.parallel_map`);
-    the same seed gives the same results either way. Games of built-in agents only (``random``,
-    ``heuristic``) are played in the native core when it is built (``native=None``; ``True``
-    insists, ``False`` plays them in Python): the same games, in one process."""
+    the same seed gives the same results either way. Games of built-in agents (``random``,
+    ``heuristic``) and deterministic models (``ppo:PATH``) only are played in the native core
+    when it is built (``native=None``; ``True`` insists, ``False`` plays them in Python): the
+    same games, in one process."""
     from .native_games import play_games, plays_natively
 
     entries = seat_entries(agents, num_players)
@@ -320,7 +321,8 @@ def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100
     setup = MatchSetup(entries, num_players, load_rules(rules).to_dict(), seed, max_steps)
     start = time.perf_counter()
     if native is True and not plays_natively(entries):
-        raise ValueError(f"the native core plays only {['random', 'heuristic']} (and must be built), not {list(entries)}")
+        raise ValueError(f"the native core plays only {['random', 'heuristic', 'ppo:PATH']} (and must be built), "
+                         f"not {list(entries)}")
     if native is not False and backend == "processes" and plays_natively(entries):
         outcomes = []
         with tqdm(total=games, desc=" vs ".join(dict.fromkeys(entries)) + " (native core)", unit="game",

@@ -33,7 +33,7 @@ class EnvSettings:
 
 @dataclass
 class VecEnvSettings:
-    kind: str = "dummy"  # "dummy" (in-process) or "subproc" (one process per env)
+    kind: str = "dummy"  # "dummy" (in-process), "subproc" (one process per env) or "native" (the core's batched games)
     num_envs: int = 8
 
 
@@ -51,6 +51,7 @@ class PPOSettings:
     max_grad_norm: float = 0.5
     kl_coef: float = 0.0  # > 0: after each update, pull the policy toward the one PPO started from (see AnchoredMaskablePPO)
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    precision: str = "fp32"  # backend masked_ppo: "fp32" or "bf16" (the network's forward passes; see precision.py)
 
 
 @dataclass
@@ -103,14 +104,16 @@ class RLlibSettings:
     hiddens: list[int] = field(default_factory=lambda: [256, 256])
 
 
-BACKENDS = ("sb3", "rllib")
+BACKENDS = ("sb3", "masked_ppo", "rllib")
+VEC_ENV_KINDS = ("dummy", "subproc", "native")
+PRECISIONS = ("fp32", "bf16")
 RLLIB_MODES = ("single", "selfplay")
 
 
 @dataclass
 class TrainConfig:
     name: str = "default"
-    backend: str = "sb3"  # "sb3" (MaskablePPO in this process) or "rllib" (Ray RLlib; the rllib extra)
+    backend: str = "sb3"  # "sb3" (MaskablePPO), "masked_ppo" (masked_ppo.py on the native core) or "rllib" (Ray RLlib)
     seed: int = 0
     total_timesteps: int = 500_000
     checkpoint_every: int = 100_000
@@ -127,8 +130,8 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.env.episode not in ("game", "hand"):
             raise ValueError(f"env.episode must be 'game' or 'hand', not {self.env.episode!r}")
-        if self.vec_env.kind not in ("dummy", "subproc"):
-            raise ValueError(f"vec_env.kind must be 'dummy' or 'subproc', not {self.vec_env.kind!r}")
+        if self.vec_env.kind not in VEC_ENV_KINDS:
+            raise ValueError(f"vec_env.kind must be one of {list(VEC_ENV_KINDS)}, not {self.vec_env.kind!r}")
         for key in ("total_timesteps", "checkpoint_every"):
             if getattr(self, key) <= 0:
                 raise ValueError(f"{key} must be positive")
@@ -138,6 +141,29 @@ class TrainConfig:
             raise ValueError(f"backend must be one of {list(BACKENDS)}, not {self.backend!r}")
         if self.backend == "rllib":
             self._check_rllib()
+        if self.backend == "masked_ppo":
+            self._check_masked_ppo()
+        elif self.ppo.precision != "fp32":
+            raise ValueError(f"ppo.precision={self.ppo.precision!r} is for backend masked_ppo; backend {self.backend} "
+                             f"trains in fp32")
+
+    def _check_masked_ppo(self) -> None:
+        if self.vec_env.kind != "native":
+            raise ValueError(f"backend masked_ppo steps the native core's batched games: set vec_env.kind: native "
+                             f"(not {self.vec_env.kind!r})")
+        if self.ppo.precision not in PRECISIONS:
+            raise ValueError(f"ppo.precision must be one of {list(PRECISIONS)}, not {self.ppo.precision!r}")
+        if self.ppo.batch_size > self.ppo.n_steps * self.vec_env.num_envs:
+            raise ValueError(f"ppo.batch_size ({self.ppo.batch_size}) exceeds a rollout (ppo.n_steps x vec_env.num_envs "
+                             f"= {self.ppo.n_steps * self.vec_env.num_envs})")
+        batched = [o for o in self.opponents.pool if o not in ("random", "heuristic")
+                   and not (o.partition(":")[0] in ("ppo", "ppo-sample") and o.partition(":")[2])]
+        if batched:
+            raise ValueError(f"backend masked_ppo plays opponents random, heuristic, ppo:PATH and ppo-sample:PATH in the "
+                             f"native core, not {batched}")
+        if self.imitation.teacher not in ("", "heuristic"):
+            raise ValueError(f"backend masked_ppo imitates the native core's heuristic (imitation.teacher: heuristic), "
+                             f"not {self.imitation.teacher!r}")
 
     def _check_rllib(self) -> None:
         r = self.rllib

@@ -87,23 +87,26 @@ def collect(teacher: str, games: int, num_players: int, rules: RulesSpec, reward
 
 
 def pretrain(policy: Sb3Policy, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float, seed: int,
-             threads: int = 1) -> dict[str, Any]:
+             threads: int = 1, precision: str = "fp32") -> dict[str, Any]:
     """Fit ``policy`` (a MaskablePPO policy) to the demonstrations on ``threads`` torch threads
-    (nothing else runs meanwhile, so the run's cores); returns the final accuracy (share of the
-    teacher's choices the network's most likely action matches) and losses."""
+    (nothing else runs meanwhile, so the run's cores), its forward passes at ``precision`` (see
+    :mod:`.precision`); returns the final accuracy (share of the teacher's choices the network's
+    most likely action matches) and losses."""
     import torch
 
     before = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
-        return _fit(policy, demos, epochs, batch_size, learning_rate, seed)
+        return _fit(policy, demos, epochs, batch_size, learning_rate, seed, precision)
     finally:
         torch.set_num_threads(before)
 
 
 def _fit(policy: Sb3Policy, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
-         seed: int) -> dict[str, Any]:
+         seed: int, precision: str) -> dict[str, Any]:
     import torch
+
+    from .precision import autocast
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -120,11 +123,13 @@ def _fit(policy: Sb3Policy, demos: Demonstrations, epochs: int, batch_size: int,
         totals = np.zeros(3)
         for start in range(0, n, batch_size):
             idx = order[start:start + batch_size]
-            features = policy.extract_features(obs[idx], policy.pi_features_extractor)
-            latent_pi, latent_vf = policy.mlp_extractor(features)
-            logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e9)
+            with autocast(precision):
+                features = policy.extract_features(obs[idx], policy.pi_features_extractor)
+                latent_pi, latent_vf = policy.mlp_extractor(features)
+                logits = policy.action_net(latent_pi).float().masked_fill(~masks[idx], -1e9)
+                values = policy.value_net(latent_vf).float().squeeze(-1)
             policy_loss = torch.nn.functional.cross_entropy(logits, actions[idx])
-            value_loss = torch.nn.functional.mse_loss(policy.value_net(latent_vf).squeeze(-1), returns[idx])
+            value_loss = torch.nn.functional.mse_loss(values, returns[idx])
             loss = policy_loss + 0.5 * value_loss
             optimizer.zero_grad()
             torch.autograd.backward(loss)
