@@ -45,6 +45,11 @@ from phase10_env.policy import PlayerObservation
 
 from .options import check_ranges, parse_options
 
+# A play-out's hand still going after this many actions stops where it stands: in a dealt world
+# two heuristic seats can pass one card back and forth for ever (the longest of 1,800 heuristic
+# hands took 110 actions). The native core keeps the same limit (its PLAYOUT_HAND_ACTIONS).
+PLAYOUT_HAND_ACTIONS = 1000
+
 
 @dataclass(frozen=True)
 class SearchConfig:
@@ -172,11 +177,13 @@ class SearchAgent:
 
     def play_out(self, game: Game, move: Move, seat: int) -> float:
         """Play ``move`` in ``game`` (which changes), then let the heuristic play every seat to
-        the end of the hand; the hand's worth to ``seat``."""
+        the end of the hand (or :data:`PLAYOUT_HAND_ACTIONS` actions); the hand's worth to ``seat``."""
         hand, phases, scores = game.hand_number, game.phases_completed[:], game.scores[:]
         game.unsafe_apply(move)
         choose = self.heuristic.choose_move
-        while game.hand_number == hand and not game.is_over:
+        for _ in range(PLAYOUT_HAND_ACTIONS):
+            if game.hand_number != hand or game.is_over:
+                break
             game.unsafe_apply(choose(game.view(game.current)))
         return self.value(seat, game.is_over, game.winners, game.active, phases, game.phases_completed, scores, game.scores)
 

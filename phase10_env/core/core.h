@@ -210,7 +210,11 @@ int slot_status(const Slot *s);
  * generator seeded (agent_seeds, by seat offset from the learner): a tournament's game. */
 void slot_reset_game(Slot *s, uint64_t aec_seed, int first_dealer, const uint64_t *agent_seeds);
 /* Play every seat with the heuristic (or uniformly random legal actions from ``rng``) to the
- * end of the hand (until_hand) or of the game; no rewards or episode bookkeeping. */
+ * end of the hand (until_hand) or of the game; no rewards or episode bookkeeping. A hand still
+ * going after PLAYOUT_HAND_ACTIONS actions stops the play-out where it stands: in a dealt world
+ * two heuristic seats can pass one card back and forth for ever (the longest hand of 1,800
+ * heuristic hands took 110 actions). agents/policies/mcts.py's play_out keeps the same limit. */
+#define PLAYOUT_HAND_ACTIONS 1000
 void slot_playout(Slot *s, int until_hand, int random_policy, Pcg64 *rng);
 /* Deal again every card ``seat`` cannot see (other hands but the cards seen taken from the
  * discard pile, and the draw pile), at random, and reseed the game's generator: a game that

@@ -669,7 +669,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (!m) return NULL;
     if (PyModule_AddIntConstant(m, "SLOT_BYTES", (long)sizeof(Slot)) < 0 || PyModule_AddIntConstant(m, "OBS_SIZE", OBS_SIZE) < 0 ||
         PyModule_AddIntConstant(m, "PLANNING_SIZE", PLANNING_SIZE) < 0 || PyModule_AddIntConstant(m, "NUM_ACTIONS", NUM_ACTIONS) < 0 ||
-        PyModule_AddIntConstant(m, "BELIEF_FEATURES", BELIEF_FEATURES) < 0) {
+        PyModule_AddIntConstant(m, "BELIEF_FEATURES", BELIEF_FEATURES) < 0 ||
+        PyModule_AddIntConstant(m, "PLAYOUT_HAND_ACTIONS", PLAYOUT_HAND_ACTIONS) < 0) {
         Py_DECREF(m);
         return NULL;
     }

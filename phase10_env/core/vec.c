@@ -77,8 +77,10 @@ void slot_reset_game(Slot *s, uint64_t aec_seed, int first_dealer, const uint64_
 
 void slot_playout(Slot *s, int until_hand, int random_policy, Pcg64 *rng) {
     Game *g = &s->g;
-    int hand = g->hand_number;
+    int hand = g->hand_number, actions = 0;
     while (g->stage != STAGE_GAME_OVER && (!until_hand || g->hand_number == hand)) {
+        if (g->hand_number != hand) hand = g->hand_number, actions = 0;
+        if (actions++ == PLAYOUT_HAND_ACTIONS) break;
         int action;
         if (random_policy) {
             uint8_t mask[NUM_ACTIONS];

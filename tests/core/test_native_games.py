@@ -8,7 +8,7 @@ from agents.evaluation.native_games import play_games
 from agents.evaluation.tournament import MatchSetup, play_game, run_tournament
 from phase10_env.core import SLOT, SLOT_BYTES, native
 from phase10_env.core.convert import load_game, state_json
-from phase10_env.engine import Game
+from phase10_env.engine import Discard, Draw, Game
 from phase10_env.engine.cards import DECK_COUNTS
 from phase10_env.engine.config import RulesConfig
 from phase10_env.heuristic import HeuristicAgent
@@ -105,3 +105,23 @@ def test_hand_values_are_the_search_agents_values():
                                    g["active"][:n].tolist(), game.phases_completed, g["completed"][:n].tolist(),
                                    game.scores, g["scores"][:n].tolist())
             assert values[r] == expected
+
+
+class _NeverLaysDown(HeuristicAgent):
+    """Draws and discards only, so its hands never end: a hand that loops for ever."""
+
+    def choose_move(self, view):
+        return next(m for m in view.legal_moves if isinstance(m, (Draw, Discard)))
+
+
+def test_a_play_out_whose_hand_never_ends_stops_after_the_limit():
+    from agents.policies.mcts import PLAYOUT_HAND_ACTIONS, SearchAgent
+
+    core = native()
+    assert core.PLAYOUT_HAND_ACTIONS == PLAYOUT_HAND_ACTIONS
+    agent = SearchAgent()
+    agent.heuristic = _NeverLaysDown()
+    game = Game(2, seed=1)
+    move = next(m for m in game.legal_moves() if isinstance(m, Draw))
+    assert agent.play_out(game, move, 0) == 0.0  # nobody gained: the hand stopped where it stood
+    assert game.hand_number == 1 and len(game.hand_log) == 1 + PLAYOUT_HAND_ACTIONS
