@@ -176,7 +176,7 @@ def train(cfg: BeliefConfig, log: Any = print) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Train the champion's belief model from a config (configs/belief/champion.yaml).")
+    parser = argparse.ArgumentParser(description="Train the champion's belief model (configs/belief/champion.yaml).")
     parser.add_argument("config")
     parser.add_argument("--out", help="where to write the model (default: the config's belief.out)")
     args = parser.parse_args(argv)
