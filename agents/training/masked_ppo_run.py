@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import torch
 import yaml
+from tqdm import tqdm
 
 from phase10_env.observation import observation_bounds
 
@@ -47,14 +48,7 @@ class MaskedPPORun(TrainingRun):
         return path
 
     def push_pool(self, venv: Any, model: Learner) -> None:
-        """Hand the self-play share of the games the pool's frozen copies."""
-        policies = []
-        for name in self.pool_snapshots:
-            policy = copy.deepcopy(model.policy)
-            policy.load_state_dict(_load_state(self.checkpoints / f"{name}.pt"))
-            policies.append(policy)
-        if policies:
-            venv.set_snapshots(policies)
+        push_snapshots(self, venv, model)
 
     def imitate(self, model: Learner) -> None:
         """Fit the heuristic's choices in batched games of the core, then DAgger rounds (the
@@ -123,8 +117,8 @@ class MaskedPPORun(TrainingRun):
                 self.checkpoints.mkdir(parents=True, exist_ok=True)
                 torch.save(model.policy.state_dict(), reference)
         o = cfg.opponents
-        envs = LearnerEnvs(cfg.env, cfg.vec_env.num_envs, o.pool, o.snapshot_weight,
-                           model.policy if o.snapshot_every else None, cfg.seed + model.num_timesteps)
+        envs = LearnerEnvs(cfg.env, cfg.vec_env.num_envs, o.pool, o.snapshot_weight, bool(o.snapshot_every),
+                           cfg.seed + model.num_timesteps)
         self.push_pool(envs, model)
         first_step = model.num_timesteps
         rollout = cfg.ppo.n_steps * cfg.vec_env.num_envs
@@ -153,6 +147,17 @@ class MaskedPPORun(TrainingRun):
         return summary
 
 
+def push_snapshots(run: TrainingRun, envs: LearnerEnvs, model: Learner) -> None:
+    """Hand the self-play share of ``envs`` the pool's frozen copies (none yet: the learner as
+    it is now)."""
+    policies = []
+    for name in run.pool_snapshots:
+        policy = copy.deepcopy(model.policy)
+        policy.load_state_dict(_load_state(run.checkpoints / f"{name}.pt"))
+        policies.append(policy)
+    envs.set_snapshots(policies or [model.policy])
+
+
 class _Periodic:
     """After each rollout: TensorBoard scalars, then self-play snapshots, checkpoints and
     learning-curve points at their configured steps (as the SB3 backend's callback)."""
@@ -168,9 +173,11 @@ class _Periodic:
         self.next = {k: (now // every + 1) * every for k, every in self.marks.items() if every}
         self.writer = SummaryWriter(str(run.dir / "tb" / "masked_ppo"))
         self.clock = (time.perf_counter(), now)
+        self.bar = tqdm(total=end - now, desc="masked PPO", unit="step", unit_scale=True)
 
     def __call__(self, stats: dict[str, float]) -> None:
         model, now = self.model, self.model.num_timesteps
+        self.bar.update(now - self.clock[1])
         for key, value in stats.items():
             self.writer.add_scalar(f"train/{key}", value, now)
         if model.episode_returns:
@@ -199,3 +206,4 @@ class _Periodic:
 
     def close(self) -> None:
         self.writer.close()
+        self.bar.close()

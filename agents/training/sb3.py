@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import gymnasium
 import numpy as np
@@ -32,6 +32,9 @@ from ..policies.registry import make_agent
 from . import rundir
 from .config import RUNS_DIR, TrainConfig
 from .opponents import OpponentPool, PolicySnapshot
+
+if TYPE_CHECKING:
+    from .sb3_vec import NativeVecEnv
 
 
 def _set_torch_threads(n: int) -> None:
@@ -166,10 +169,18 @@ class TrainingRun:
 
     # ------------------------------------------------------------------ setup
 
-    def _vec_env(self) -> tuple[VecMonitor, MaskedVecEnv]:
+    def _vec_env(self) -> tuple[VecMonitor, MaskedVecEnv | NativeVecEnv]:
         """The envs PPO steps (with episode statistics for TensorBoard's ``rollout/``
         scalars), and the wrapper inside it that clocks the time spent in them."""
         cfg = self.cfg
+        if cfg.vec_env.kind == "native":
+            from .sb3_vec import NativeVecEnv
+            from .vector_opponents import LearnerEnvs
+
+            o = cfg.opponents
+            native = NativeVecEnv(LearnerEnvs(cfg.env, cfg.vec_env.num_envs, o.pool, o.snapshot_weight,
+                                              bool(o.snapshot_every), cfg.seed), cfg.env.features)
+            return VecMonitor(native), native
         fns: list[Callable[[], gymnasium.Env[Any, Any]]] = [lambda: _make_env(cfg) for _ in range(cfg.vec_env.num_envs)]
         venv = SubprocVecEnv(fns) if cfg.vec_env.kind == "subproc" else DummyVecEnv(fns)
         venv.seed(cfg.seed)
@@ -201,7 +212,13 @@ class TrainingRun:
         return pool
 
     def push_pool(self, venv: VecEnv, model: Learner) -> None:
-        """Give every env its own copy of the current pool."""
+        """Give every env its own copy of the current pool (the native games: the self-play
+        share its frozen copies)."""
+        if self.cfg.vec_env.kind == "native":
+            from .masked_ppo_run import push_snapshots
+
+            push_snapshots(self, venv.unwrapped.envs, model)  # type: ignore[attr-defined]
+            return
         for i in range(venv.num_envs):
             venv.env_method("set_opponents", self.pool(model), indices=[i])
 

@@ -6,8 +6,8 @@ weight (at least one). ``random`` and ``heuristic`` are the core's own players; 
 (``ppo-sample:PATH``) is a saved model played as a batched policy. With self-play
 (``opponents.snapshot_every``), a further share (``snapshot_weight``) plays frozen copies of
 the learner: the pool of copies is drawn from once per rollout (:meth:`LearnerEnvs.draw_snapshot`),
-where the SB3 backend draws once per game; before the first copy is taken they play the policy
-the run started with.
+where the SB3 backend's Python games draw once per game; before the first copy is taken they
+play the policy the run started with.
 """
 
 from __future__ import annotations
@@ -60,10 +60,12 @@ def shares(weights: dict[str, float], num_envs: int) -> dict[str, int]:
 class _Snapshots:
     """The self-play share's opponent: one frozen copy of the learner, drawn per rollout."""
 
-    def __init__(self, policy: BatchPolicy) -> None:
-        self.current = policy
+    def __init__(self) -> None:
+        self.current: BatchPolicy | None = None
 
     def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if self.current is None:
+            raise RuntimeError("self-play games started before LearnerEnvs.set_snapshots gave them an opponent")
         return self.current(observations, masks)
 
 
@@ -83,10 +85,10 @@ class LearnerEnvs:
     SNAPSHOTS = "self-play"
 
     def __init__(self, env: EnvSettings, num_envs: int, pool: dict[str, float], snapshot_weight: float,
-                 start_policy: Sb3Policy | None, seed: int) -> None:
+                 self_play: bool, seed: int) -> None:
         weights = dict(pool)
         self.snapshots: _Snapshots | None = None
-        if start_policy is not None:
+        if self_play:
             weights[self.SNAPSHOTS] = snapshot_weight
         self.counts = shares(weights, num_envs)
         self.rng = np.random.default_rng(seed)
@@ -94,8 +96,7 @@ class LearnerEnvs:
         self.groups: list[Phase10VectorEnv] = []
         for name, count in self.counts.items():
             if name == self.SNAPSHOTS:
-                assert start_policy is not None
-                self.snapshots = _Snapshots(BatchedPolicy(start_policy, deterministic=False, seed=seed))
+                self.snapshots = _Snapshots()
                 opponent: Opponent = self.snapshots
             else:
                 opponent = opponent_for(name)
@@ -109,7 +110,8 @@ class LearnerEnvs:
         self.env_seconds = 0.0  # wall time in the games (the opponents' batched policies included)
 
     def set_snapshots(self, policies: list[Sb3Policy]) -> None:
-        """The frozen copies the self-play share draws from."""
+        """The frozen copies the self-play share draws from (before the first snapshot: the
+        policy the run starts with)."""
         self.pool = [BatchedPolicy(p, deterministic=False, seed=int(self.rng.integers(2**31))) for p in policies]
         self.draw_snapshot()
 

@@ -13,7 +13,7 @@ from agents.training.config import load_config
 from agents.training.sb3 import TrainingRun
 from phase10_env import OBS_SIZE
 
-TINY = ["total_timesteps=1024", "checkpoint_every=512", "vec_env.num_envs=2", "ppo.n_steps=128",
+TINY = ["backend=sb3", "vec_env.kind=dummy", "ppo.precision=fp32", "total_timesteps=1024", "checkpoint_every=512", "vec_env.num_envs=2", "ppo.n_steps=128",
         "ppo.batch_size=128", "ppo.n_epochs=1", "ppo.net_arch=[32]", "eval.every=512", "eval.games=2",
         "eval.final_games=4", "eval.workers=1", "env.rules={phases_to_win: 2}", "opponents.snapshot_every=512",
         "opponents.pool={random: 1.0, heuristic: 0.5}"]
@@ -97,6 +97,25 @@ def test_a_run_can_start_from_a_saved_policy(tmp_path) -> None:
     assert all(torch.equal(before[k], after[k]) for k in before)
 
 
+@pytest.mark.compiled("native core")
+def test_sb3_trains_on_the_native_games_through_its_adapter(tmp_path) -> None:
+    """``vec_env.kind: native``: MaskablePPO steps the core's batched games (with self-play
+    copies), and its model plays as ``ppo:PATH``."""
+    from agents.training.sb3_vec import NativeVecEnv
+
+    cfg = load_config(None, TINY + ["name=native", "vec_env.kind=native", "vec_env.num_envs=4", "ppo.n_steps=64",
+                                    "eval.every=0", "total_timesteps=512", 'imitation.teacher=""'])
+    run = TrainingRun(cfg, runs_dir=tmp_path)
+    venv, inner = run._vec_env()
+    assert isinstance(inner, NativeVecEnv)
+    obs = venv.reset()
+    masks = np.stack(venv.env_method("action_masks"))
+    assert obs.shape == (4, inner.observation_space.shape[0]) and masks.shape == (4, 350) and masks.any(axis=1).all()
+    summary = run.train()
+    assert summary["learner_steps"] == 512
+    assert make_agent(f"ppo:{tmp_path / 'native' / 'model.zip'}").deterministic
+
+
 def test_resume_without_a_checkpoint_is_a_clear_error(tmp_path) -> None:
     cfg = load_config(None, TINY + ["name=empty"])
     with pytest.raises(ValueError, match="nothing to resume"):
@@ -152,9 +171,11 @@ def test_the_kl_anchor_pulls_the_policy_back_toward_its_reference(tmp_path) -> N
 
 @pytest.mark.slow
 def test_the_default_run_reaches_its_targets(tmp_path) -> None:
-    """``python train.py`` as shipped (imitation, anchored PPO, 1,000 final games against each
-    opponent): at least 30% of games won against the heuristic and 95% against random."""
-    summary = TrainingRun(load_config(), runs_dir=tmp_path).train()
+    """``python train.py`` as shipped (imitation, anchored masked PPO, 1,000 final games against
+    each opponent): at least 30% of games won against the heuristic and 95% against random."""
+    from agents.training.masked_ppo_run import MaskedPPORun
+
+    summary = MaskedPPORun(load_config(), runs_dir=tmp_path).train()
     rates = {opp: r["agents"][0]["win_rate"] for opp, r in summary["evaluation"].items()}
     assert rates["heuristic"] >= 0.30 and rates["random"] >= 0.95, rates
 
