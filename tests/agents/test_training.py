@@ -13,7 +13,8 @@ from agents.training.config import load_config
 from agents.training.sb3 import TrainingRun
 from phase10_env import OBS_SIZE
 
-TINY = ["backend=sb3", "vec_env.kind=dummy", "ppo.precision=fp32", "total_timesteps=1024", "checkpoint_every=512", "vec_env.num_envs=2", "ppo.n_steps=128",
+TINY = ["backend=sb3", "vec_env.kind=dummy", "ppo.precision=fp32",
+        "total_timesteps=1024", "checkpoint_every=512", "vec_env.num_envs=2", "ppo.n_steps=128",
         "ppo.batch_size=128", "ppo.n_epochs=1", "ppo.net_arch=[32]", "eval.every=512", "eval.games=2",
         "eval.final_games=4", "eval.workers=1", "env.rules={phases_to_win: 2}", "opponents.snapshot_every=512",
         "opponents.pool={random: 1.0, heuristic: 0.5}"]
