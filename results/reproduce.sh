@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Re-creates every figure in this folder (and in the documentation: docs/performance.md,
 # docs/evaluation.md, docs/training.md).
-# Usage: results/reproduce.sh [bench|heuristic|vecenv|default|strong|mcts|ladder|all]   (default: all)
+# Usage: results/reproduce.sh [bench|heuristic|vecenv|default|trainers|strong|mcts|ladder|all]   (default: all)
 # Times on the 2-core reference machine: bench ~3 min, heuristic ~15 min,
-# vecenv ~5 min, default ~12 min, strong ~1.4 h, mcts ~1.5 h, ladder ~17 min.
+# vecenv ~5 min, default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, ladder ~17 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -50,8 +50,8 @@ if [[ $what == vecenv || $what == all ]]; then
   # Learner steps/s of MaskablePPO (default config, 40k steps) by vector env kind and size.
   log=results/vecenv.txt; : > "$log"
   for kind in dummy:8 dummy:2 subproc:2 subproc:8; do
-    run python train.py "name=vecenv_${kind/:/_}" "vec_env.kind=${kind%:*}" "vec_env.num_envs=${kind#*:}" \
-      total_timesteps=40000 eval.every=0 eval.final_games=20
+    run python train.py "name=vecenv_${kind/:/_}" backend=sb3 ppo.precision=fp32 "vec_env.kind=${kind%:*}" \
+      "vec_env.num_envs=${kind#*:}" total_timesteps=40000 eval.every=0 eval.final_games=20
   done
 fi
 
@@ -67,7 +67,23 @@ train() {
   if [[ -f runs/${name}/imitation.json ]]; then cp "runs/${name}/imitation.json" "results/train_${name}_imitation.json"; fi
 }
 
-if [[ $what == default || $what == all ]]; then train default; fi
+if [[ $what == default || $what == all ]]; then
+  train default
+  # The final evaluation's games again through phase10 eval (the same seed: the same games).
+  log=results/train_default_eval_cli.txt; : > "$log"
+  run phase10 eval --agents ppo:runs/default/model.zip heuristic --games 1000 --seed 1000000
+  run phase10 eval --agents ppo:runs/default/model.zip random --games 1000 --seed 1000000
+fi
+
+if [[ $what == trainers || $what == all ]]; then
+  # The masked PPO against SB3 MaskablePPO, side by side in one process each (docs/training.md, Trainers).
+  log=results/trainer_speed.txt; : > "$log"
+  run python -m agents.training.trainer_bench speed --seconds 60 --out results/trainer_speed.json
+  log=results/trainer_curves.txt; : > "$log"
+  run python -m agents.training.trainer_bench curves --minutes 5 --every 60 --out results/trainer_curves.json
+  log=results/trainer_check.txt; : > "$log"
+  run python -m agents.training.trainer_bench check --steps 200000 --seeds 3 --out results/trainer_check.json
+fi
 if [[ $what == strong || $what == all ]]; then train strong; fi
 
 if [[ $what == mcts || $what == all ]]; then

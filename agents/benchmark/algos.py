@@ -3,6 +3,8 @@
 * ``ppo``: sb3-contrib's MaskablePPO (train extra);
 * ``bc``: behaviour cloning of the heuristic (:mod:`agents.training.imitation`; train extra);
 * ``dqn``: masked DQN in Tianshou 2.x (integrations extra, :mod:`.tianshou_dqn`);
+* ``masked-ppo``: the masked PPO of :mod:`agents.training.masked_ppo` on the native core
+  (train extra, :mod:`.masked_ppo_algo`);
 * ``rllib-ppo``: PPO on Ray RLlib with the masking module of :mod:`agents.training.rllib`
   (rllib extra, in its own virtual environment, :mod:`.rllib_ppo`).
 
@@ -116,6 +118,12 @@ def load_dqn(path: str, hyperparameters: Mapping[str, Any]) -> Policy:
     return load_qnet(path, hyperparameters)
 
 
+def train_masked_ppo(ctx: TrainContext) -> Trained:
+    from .masked_ppo_algo import train_masked_ppo as train
+
+    return train(ctx)
+
+
 def train_rllib_ppo(ctx: TrainContext) -> Trained:
     from .rllib_ppo import train_rllib_ppo as train
 
@@ -129,5 +137,6 @@ def load_rllib_policy(path: str, hyperparameters: Mapping[str, Any]) -> Policy:
 SB3 = ("sb3_contrib", "torch")
 register(Algorithm("ppo", "MaskablePPO (SB3)", train_ppo, SB3, "train", load=load_sb3_policy))
 register(Algorithm("bc", "BC of the heuristic", train_bc, SB3, "train", load=load_sb3_policy))
+register(Algorithm("masked-ppo", "masked PPO (native core)", train_masked_ppo, SB3, "train", load=load_sb3_policy))
 register(Algorithm("dqn", "masked DQN (Tianshou)", train_dqn, ("tianshou",), "integrations", load=load_dqn))
 register(Algorithm("rllib-ppo", "PPO (RLlib)", train_rllib_ppo, ("ray.rllib",), "rllib", load=load_rllib_policy))
