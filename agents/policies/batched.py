@@ -16,18 +16,24 @@ MASKED = -1e9  # the logit a masked action gets
 
 
 def masked_logits(policy: Sb3Policy, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """The actor's logits of an sb3 actor-critic policy, with every illegal action at ``MASKED``."""
+    """The network's scores of every action (as :meth:`~.network.PolicyNetAgent.logits`: actor
+    logits, Q-values of a DQN, mean quantiles of a QR-DQN), every illegal action at ``MASKED``."""
     import torch
 
     with torch.no_grad():
         obs = torch.as_tensor(observations, dtype=torch.float32)
-        features = policy.extract_features(obs, policy.pi_features_extractor)
-        logits = policy.action_net(policy.mlp_extractor.forward_actor(features)).numpy()
-    return np.where(masks, logits, MASKED)
+        if hasattr(policy, "q_net"):  # DQN
+            scores = policy.q_net(obs)
+        elif hasattr(policy, "quantile_net"):  # QR-DQN: the mean over quantiles
+            scores = policy.quantile_net(obs).mean(dim=1)
+        else:
+            features = policy.extract_features(obs, policy.pi_features_extractor)
+            scores = policy.action_net(policy.mlp_extractor.forward_actor(features))
+    return np.where(masks, scores.numpy(), MASKED)
 
 
 class BatchedPolicy:
-    """A frozen copy of an sb3 actor-critic policy playing many positions at once:
+    """A frozen copy of an sb3 policy playing many positions at once:
     deterministic (the best legal action) or sampling from the masked softmax."""
 
     def __init__(self, policy: Sb3Policy, deterministic: bool = True, seed: int | None = None) -> None:

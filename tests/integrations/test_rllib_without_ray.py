@@ -80,7 +80,7 @@ def test_rllib_settings_are_checked(monkeypatch) -> None:
 
     cfg = load_config(ROOT / "configs" / "rllib.yaml")
     assert cfg.backend == "rllib" and cfg.rllib.num_env_runners >= 1
-    assert load_config(None).backend == "sb3", "the default stays SB3"
+    assert load_config(None).backend == "masked_ppo", "the default trains in this process, without Ray"
     with pytest.raises(ValueError, match="backend must be one of"):
         load_config(None, ["backend=tensorflow"])
     with pytest.raises(ValueError, match="rllib.minibatch_size"):
