@@ -19,16 +19,14 @@ from typing import Any
 
 import numpy as np
 import torch
-import yaml
 from tqdm import tqdm
 
 from phase10_env.observation import observation_bounds
 
 from ..policies.batched import BatchedPolicy
-from . import rundir
 from .imitation import join, pretrain
 from .masked_ppo import MaskedPPO, new_policy
-from .sb3 import CurvePoint, Learner, TrainingRun, _load_state, _steps_of, summary_table
+from .sb3 import Learner, TrainingRun, _load_state
 from .vector_imitation import collect
 from .vector_opponents import LearnerEnvs
 
@@ -76,24 +74,15 @@ class MaskedPPORun(TrainingRun):
         cfg = self.cfg
         started = time.perf_counter()
         torch.set_num_threads(cfg.torch_threads)
-        rundir.prepare(self.dir, resume, overwrite)
-        checkpoint = self.latest_checkpoint() if resume else None
-        if resume and checkpoint is None:
-            raise ValueError(f"nothing to resume: no checkpoint in {self.checkpoints}")
-        done = rundir.finished(self.dir, _steps_of(checkpoint), cfg.total_timesteps, evaluate) if checkpoint else None
+        checkpoint, done = self.begin(resume, overwrite, evaluate)
         if done is not None:
-            print(summary_table(done))
             return done
-        (self.dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False), encoding="utf-8")
         model = MaskedPPO(new_policy(observation_bounds(cfg.env.features)[0].shape[0], cfg.ppo.net_arch, cfg.ppo.learning_rate),
                           cfg.ppo, cfg.ppo.precision, cfg.seed)
         imitation_seconds = 0.0
         reference = self.checkpoints / "reference.pt"
         if checkpoint is not None:
-            state = json.loads((self.dir / "state.json").read_text())
-            self.pool_snapshots = state["pool_snapshots"]
-            self.curve = [CurvePoint(p["step"], p["opponent"], p["games"], p["win_rate"], tuple(p["ci95"]))
-                          for p in state["curve"]]
+            self.restore_state()
             model.load_state(torch.load(checkpoint, map_location="cpu"))
             if cfg.ppo.kl_coef > 0:
                 if not reference.is_file():
@@ -102,16 +91,7 @@ class MaskedPPORun(TrainingRun):
                 model.set_reference(_load_state(reference))
             print(f"resuming {cfg.name} from {checkpoint.name} ({model.num_timesteps} steps)")
         else:
-            if cfg.init_from:
-                from ..policies.network import load_policy
-
-                model.policy.load_state_dict(load_policy(cfg.init_from).state_dict())
-                print(f"policy initialised from {cfg.init_from}")
-            elif cfg.imitation.teacher:
-                self.imitate(model)
-                imitation_seconds = time.perf_counter() - started - self.eval_seconds
-            if not self.curve and cfg.eval.every:  # the learning curve starts at step 0
-                self.evaluate(model, cfg.eval.games, 0, seed=cfg.seed)
+            imitation_seconds = self.start_policy(model, started)
             if cfg.ppo.kl_coef > 0:
                 model.set_reference(None)
                 self.checkpoints.mkdir(parents=True, exist_ok=True)
@@ -137,14 +117,7 @@ class MaskedPPORun(TrainingRun):
         final = self.evaluate(model, cfg.eval.final_games, model.num_timesteps, seed=cfg.seed + 10**6, progress=True)
         seconds = {"imitation": imitation_seconds, "ppo": learn_seconds, "evaluation": self.eval_seconds,
                    "total": time.perf_counter() - started}
-        summary = self._summary(model, final, model.num_timesteps - first_step, seconds, envs.env_seconds)
-        (self.dir / "eval.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-        self.save_state()
-        self.plot_curve()
-        print(summary_table(summary))
-        print(f"files of run {cfg.name}:")
-        print("\n".join(rundir.files_written(self.dir)))
-        return summary
+        return self.finish(self._summary(model, final, model.num_timesteps - first_step, seconds, envs.env_seconds))
 
 
 def push_snapshots(run: TrainingRun, envs: LearnerEnvs, model: Learner) -> None:

@@ -47,7 +47,7 @@ from ..ray_cluster import connect_ray
 from . import rundir
 from .config import RUNS_DIR, TrainConfig
 from .opponents import OpponentPool
-from .sb3 import CurvePoint, TrainingRun
+from .sb3 import TrainingRun
 
 AEC_ENV = "phase10_aec"
 SINGLE_ENV = "phase10_single"
@@ -190,6 +190,10 @@ class RLlibRun(TrainingRun):
         (self.dir / "state.json").write_text(json.dumps({"env_steps": self.env_steps,
                                                          "curve": [p.__dict__ for p in self.curve]}, indent=1))
 
+    @staticmethod
+    def summary_text(summary: dict[str, Any]) -> str:
+        return summary_table(summary)
+
     def eval_agent(self, algo: Any) -> str:
         """The agent spec that plays the policy: exported as ``eval_policy.pt`` during training,
         the final ``policy.pt`` once the algorithm has stopped (``algo`` None)."""
@@ -220,17 +224,15 @@ class RLlibRun(TrainingRun):
         done = rundir.finished(self.dir, int(checkpoint.name.split("_")[1]), cfg.total_timesteps, evaluate) \
             if checkpoint is not None else None
         if done is not None:
-            print(summary_table(done))
+            print(self.summary_text(done))
             return done
         ray = connect_ray(self.address)
         rundir.prepare(self.dir, resume, overwrite)
         (self.dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False), encoding="utf-8")
         algo = self.build_algo(checkpoint)
         if checkpoint is not None:
-            state = json.loads((self.dir / "state.json").read_text())
+            self.restore_state()
             self.env_steps = int(checkpoint.name.split("_")[1])
-            self.curve = [CurvePoint(p["step"], p["opponent"], p["games"], p["win_rate"], tuple(p["ci95"]))
-                          for p in state["curve"]]
             print(f"resuming {cfg.name} from {checkpoint.name} ({self.env_steps:,} env steps)")
         print(f"RLlib PPO ({cfg.rllib.mode}) on Ray {ray.__version__} at {ray.get_runtime_context().gcs_address}: "
               f"{cfg.rllib.num_env_runners} env runners x {cfg.rllib.num_envs_per_env_runner} envs, "
@@ -291,13 +293,7 @@ class RLlibRun(TrainingRun):
             "evaluation": {opp: r.to_json() for opp, r in final.items()},
             "learning_curve": [p.__dict__ for p in self.curve],
         }
-        (self.dir / "eval.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-        self.save_state()
-        self.plot_curve()
-        print(summary_table(summary))
-        print(f"files of run {cfg.name}:")
-        print("\n".join(rundir.files_written(self.dir)))
-        return summary
+        return self.finish(summary)
 
 
 def summary_table(summary: dict[str, Any]) -> str:

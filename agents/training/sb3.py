@@ -338,23 +338,14 @@ class TrainingRun:
         cfg = self.cfg
         started = time.perf_counter()
         _set_torch_threads(cfg.torch_threads)
-        rundir.prepare(self.dir, resume, overwrite)
-        checkpoint = self.latest_checkpoint() if resume else None
-        if resume and checkpoint is None:
-            raise ValueError(f"nothing to resume: no checkpoint in {self.checkpoints}")
-        done = rundir.finished(self.dir, _steps_of(checkpoint), cfg.total_timesteps, evaluate) if checkpoint else None
+        checkpoint, done = self.begin(resume, overwrite, evaluate)
         if done is not None:
-            print(summary_table(done))
             return done
-        (self.dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False), encoding="utf-8")
         venv, masked = self._vec_env()
         imitation_seconds = 0.0
         reference = self.checkpoints / "reference.pt"
         if checkpoint is not None:
-            state = json.loads((self.dir / "state.json").read_text())
-            self.pool_snapshots = state["pool_snapshots"]
-            self.curve = [CurvePoint(p["step"], p["opponent"], p["games"], p["win_rate"], tuple(p["ci95"]))
-                          for p in state["curve"]]
+            self.restore_state()
             model = AnchoredMaskablePPO.load(checkpoint, env=venv, device="cpu", tensorboard_log=str(self.dir / "tb"))
             if cfg.ppo.kl_coef > 0:
                 if not reference.is_file():
@@ -364,16 +355,7 @@ class TrainingRun:
             print(f"resuming {cfg.name} from {checkpoint.name} ({model.num_timesteps} steps)")
         else:
             model = self._new_model(venv)
-            if cfg.init_from:
-                from ..policies.network import load_policy
-
-                model.policy.load_state_dict(load_policy(cfg.init_from).state_dict())
-                print(f"policy initialised from {cfg.init_from}")
-            elif cfg.imitation.teacher:
-                self.imitate(model)
-                imitation_seconds = time.perf_counter() - started - self.eval_seconds
-            if not self.curve and cfg.eval.every:  # the learning curve starts at step 0
-                self.evaluate(model, cfg.eval.games, 0, seed=cfg.seed)
+            imitation_seconds = self.start_policy(model, started)
             if cfg.ppo.kl_coef > 0:
                 import torch
 
@@ -401,14 +383,63 @@ class TrainingRun:
         venv.close()
         seconds = {"imitation": imitation_seconds, "ppo": learn_seconds, "evaluation": self.eval_seconds,
                    "total": time.perf_counter() - started}
-        summary = self._summary(model, final, model.num_timesteps - first_step, seconds, masked.env_seconds)
+        return self.finish(self._summary(model, final, model.num_timesteps - first_step, seconds, masked.env_seconds))
+
+    # ------------------------------------------------------------------ steps every backend's run shares
+
+    def begin(self, resume: bool, overwrite: bool, evaluate: bool) -> tuple[Path | None, dict[str, Any] | None]:
+        """Prepare the run directory and save the config; the checkpoint to resume from, and
+        the summary instead when a resumed run has nothing left to do (printed)."""
+        rundir.prepare(self.dir, resume, overwrite)
+        checkpoint = self.latest_checkpoint() if resume else None
+        if resume and checkpoint is None:
+            raise ValueError(f"nothing to resume: no checkpoint in {self.checkpoints}")
+        done = rundir.finished(self.dir, _steps_of(checkpoint), self.cfg.total_timesteps, evaluate) if checkpoint else None
+        if done is not None:
+            print(self.summary_text(done))
+            return checkpoint, done
+        (self.dir / "config.yaml").write_text(yaml.safe_dump(self.cfg.to_dict(), sort_keys=False), encoding="utf-8")
+        return checkpoint, None
+
+    def restore_state(self) -> dict[str, Any]:
+        """The learning curve (and the snapshot pool, where the run keeps one) from ``state.json``."""
+        state: dict[str, Any] = json.loads((self.dir / "state.json").read_text())
+        if "pool_snapshots" in state:
+            self.pool_snapshots = state["pool_snapshots"]
+        self.curve = [CurvePoint(p["step"], p["opponent"], p["games"], p["win_rate"], tuple(p["ci95"]))
+                      for p in state["curve"]]
+        return state
+
+    def start_policy(self, model: Learner, started: float) -> float:
+        """A new run's first policy: the one ``init_from`` names, or the imitation of the teacher;
+        then the learning curve's step 0. The seconds imitation took (0 without)."""
+        cfg, seconds = self.cfg, 0.0
+        if cfg.init_from:
+            from ..policies.network import load_policy
+
+            model.policy.load_state_dict(load_policy(cfg.init_from).state_dict())
+            print(f"policy initialised from {cfg.init_from}")
+        elif cfg.imitation.teacher:
+            self.imitate(model)
+            seconds = time.perf_counter() - started - self.eval_seconds
+        if not self.curve and cfg.eval.every:  # the learning curve starts at step 0
+            self.evaluate(model, cfg.eval.games, 0, seed=cfg.seed)
+        return seconds
+
+    def finish(self, summary: dict[str, Any]) -> dict[str, Any]:
+        """Write ``eval.json``, the state (the curve now ends with the final evaluation) and the
+        curve's plot; print the summary and the run's files."""
         (self.dir / "eval.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-        self.save_state()  # the curve now ends with the final evaluation
+        self.save_state()
         self.plot_curve()
-        print(summary_table(summary))
-        print(f"files of run {cfg.name}:")
+        print(self.summary_text(summary))
+        print(f"files of run {self.cfg.name}:")
         print("\n".join(rundir.files_written(self.dir)))
         return summary
+
+    @staticmethod
+    def summary_text(summary: dict[str, Any]) -> str:
+        return summary_table(summary)
 
     def _summary(self, model: Learner, final: dict[str, TournamentResult], steps: int, seconds: dict[str, float],
                  env_seconds: float) -> dict[str, Any]:
