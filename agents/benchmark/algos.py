@@ -1,7 +1,8 @@
 """The built-in algorithms, registered under the contract of :mod:`.registry`:
 
-* ``ppo``: sb3-contrib's MaskablePPO (train extra);
-* ``bc``: behaviour cloning of the heuristic (:mod:`agents.training.imitation`; train extra);
+* ``ppo``: sb3-contrib's MaskablePPO on the native core's games (train extra);
+* ``bc``: behaviour cloning of the heuristic, its games played in the native core
+  (:mod:`agents.training.vector_imitation`; train extra);
 * ``dqn``: masked DQN in Tianshou 2.x (integrations extra, :mod:`.tianshou_dqn`);
 * ``masked-ppo``: the masked PPO of :mod:`agents.training.masked_ppo` on the native core
   (train extra, :mod:`.masked_ppo_algo`);
@@ -15,26 +16,20 @@ file re-scores to the same episodes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from phase10_env.policy import Policy
 
 from ..policies.registry import make_agent
 from .registry import Algorithm, TrainContext, Trained, register
 
+if TYPE_CHECKING:
+    from ..training.imitation import Demonstrations
+
 POLICY_FILE = "policy.zip"
-
-
-def _sb3_policy_agent(policy: Any, name: str, deterministic: bool = True) -> Policy:
-    """A frozen agent of an sb3 policy, rebuilt from its weights (a trained policy's tensors
-    do not all deep-copy)."""
-    from ..policies.network import PolicyNetAgent
-
-    clone = type(policy)(policy.observation_space, policy.action_space, lambda _: 0.0, net_arch=policy.net_arch)
-    clone.load_state_dict(policy.state_dict())
-    return PolicyNetAgent(clone, name=name, deterministic=deterministic)
 
 
 def _saved_policy(policy: Any, model_dir: Path) -> tuple[Policy, str]:
@@ -55,51 +50,76 @@ def _new_ppo(env: Any, hp: dict[str, Any], seed: int) -> Any:
 
 
 def train_ppo(ctx: TrainContext) -> Trained:
-    """MaskablePPO on ``n_envs`` of the task's envs in this process. PPO learns in whole
-    rollouts, so each stretch ends at the first rollout boundary at or past its mark (the
-    steps taken are what is reported). Self-play: a sampling copy of the learner."""
+    """MaskablePPO stepping ``n_envs`` of the task's games at once in the native core (the SB3
+    vector env of :mod:`agents.training.sb3_vec`: the same games, opponents and self-play copies
+    as ``masked-ppo``'s). PPO learns in whole rollouts, so each stretch ends at the first rollout
+    boundary at or past its mark (the steps taken are what is reported). Self-play: a sampling
+    copy of the learner, refreshed at every curve point."""
     import torch
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from ..training.sb3 import MaskedVecEnv
+    from ..policies.network import PolicyNetAgent
+    from ..training.sb3_vec import NativeVecEnv
+    from .masked_ppo_algo import core_settings, learner_envs
 
     torch.set_num_threads(1)
-    hp = ctx.hyperparameters
-    venv = MaskedVecEnv(DummyVecEnv([ctx.make_env for _ in range(int(hp["n_envs"]))]))
-    venv.seed(ctx.seed)
-    model = _new_ppo(venv, hp, ctx.seed)
+    hp, env = ctx.hyperparameters, core_settings(ctx.task)
+    envs = learner_envs(ctx, env)
+    model = _new_ppo(NativeVecEnv(envs, env.features), hp, ctx.seed)
+    if ctx.self_play:
+        envs.set_snapshots([model.policy])
     for mark in ctx.marks:
         if mark > model.num_timesteps:
             model.learn(mark - model.num_timesteps, reset_num_timesteps=False)
-        ctx.checkpoint(_sb3_policy_agent(model.policy, "ppo"), model.num_timesteps,
-                       opponent=_sb3_policy_agent(model.policy, "self", deterministic=False))
-    venv.close()
+        ctx.checkpoint(PolicyNetAgent(model.policy, "ppo"), model.num_timesteps,
+                       opponent=PolicyNetAgent(model.policy, "self", deterministic=False))
+        if ctx.self_play:
+            envs.set_snapshots([model.policy])
     agent, path = _saved_policy(model.policy, ctx.model_dir)
     return Trained(agent, model.num_timesteps, path)
 
 
 def train_bc(ctx: TrainContext) -> Trained:
-    """Record the teacher in every seat of full games of the task's player count until
-    ``budget`` decisions are in (the excess of the last game dropped), then fit a MaskablePPO
-    policy network to its choices. No curve: it learns from the decisions all at once."""
-    import numpy as np
+    """Record the heuristic in every seat of full games of the task's player count, played
+    ``games_per_batch`` at a time in the native core, until ``budget`` decisions are in (the
+    excess of the last batch dropped), then fit a MaskablePPO policy network to its choices. No
+    curve: it learns from the decisions all at once."""
     import torch
 
-    from ..training.imitation import Demonstrations, collect, join, pretrain
+    from ..training.imitation import pretrain
+    from ..training.vector_imitation import collect
+    from .masked_ppo_algo import core_settings
 
     torch.set_num_threads(1)
-    hp, task = ctx.hyperparameters, ctx.task
-    parts: list[Demonstrations] = []
-    while sum(len(p) for p in parts) < ctx.budget:
-        parts.append(collect(hp["teacher"], int(hp["games_per_batch"]), task.num_players, task.rules_config(),
-                             task.rewards, ctx.seed * 1_000 + len(parts), float(hp["gamma"]), workers=1))
-    demos = join(*parts)
-    demos = Demonstrations(*(np.asarray(a)[:ctx.budget] for a in (demos.observations, demos.masks, demos.actions,
-                                                                   demos.returns)))
+    hp, env = ctx.hyperparameters, core_settings(ctx.task)
+    batches = (collect(env, int(hp["games_per_batch"]), ctx.seed * 1_000 + b, float(hp["gamma"]))
+               for b in itertools.count())
+    demos = first_decisions(batches, ctx.budget)
     model = _new_ppo(ctx.make_env(), {"net_arch": hp["net_arch"]}, ctx.seed)
     report = pretrain(model.policy, demos, int(hp["epochs"]), int(hp["batch_size"]), float(hp["learning_rate"]), ctx.seed)
     agent, path = _saved_policy(model.policy, ctx.model_dir)
     return Trained(agent, len(demos), path, {"teacher_accuracy": report["accuracy"]})
+
+
+def first_decisions(batches: Iterable[Demonstrations], budget: int) -> Demonstrations:
+    """The first ``budget`` decisions of ``batches``, copied into arrays of that size as they
+    come (at the protocol's budgets the observations alone are gigabytes: no second copy)."""
+    import numpy as np
+
+    from ..training.imitation import Demonstrations
+
+    arrays: list[np.ndarray] = []
+    filled = 0
+    for batch in batches:
+        parts = (batch.observations, batch.masks, batch.actions, batch.returns)
+        if not arrays:
+            arrays = [np.empty((budget, *a.shape[1:]), a.dtype) for a in parts]
+        take = min(len(batch), budget - filled)
+        for whole, part in zip(arrays, parts):
+            whole[filled:filled + take] = part[:take]
+        filled += take
+        if filled == budget:
+            return Demonstrations(*arrays)
+    raise ValueError(f"the batches ran out at {filled} decisions of the {budget} asked for")
 
 
 def load_sb3_policy(path: str, hyperparameters: Mapping[str, Any]) -> Policy:

@@ -6,11 +6,9 @@ per network call."""
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
-from .network import Sb3Policy
+from .network import Sb3Policy, frozen_copy
 
 MASKED = -1e9  # the logit a masked action gets
 
@@ -37,9 +35,7 @@ class BatchedPolicy:
     deterministic (the best legal action) or sampling from the masked softmax."""
 
     def __init__(self, policy: Sb3Policy, deterministic: bool = True, seed: int | None = None) -> None:
-        self.policy = copy.deepcopy(policy).to("cpu").eval()
-        for p in self.policy.parameters():
-            p.requires_grad_(False)
+        self.policy = frozen_copy(policy)
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         self.input_size = int(self.policy.observation_space.shape[0])

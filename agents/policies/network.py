@@ -6,7 +6,6 @@ same way."""
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,18 @@ from phase10_env.policy import PlayerObservation
 Sb3Policy = Any
 
 
+def frozen_copy(policy: Sb3Policy) -> Sb3Policy:
+    """An inference-only copy of ``policy`` on the CPU, rebuilt from its constructor's arguments
+    and weights rather than deep-copied: a policy that has trained keeps its last forward pass's
+    action distribution, whose tensors refuse to be deep-copied."""
+    clone = type(policy)(**policy._get_constructor_parameters())
+    clone.load_state_dict(policy.state_dict())
+    clone = clone.to("cpu").eval()
+    for p in clone.parameters():
+        p.requires_grad_(False)
+    return clone
+
+
 class PolicyNetAgent:
     """Acts with an sb3 actor-critic policy network: masked logits, then argmax or a sample.
     It runs the network directly (no ``predict`` preprocessing), on a private frozen copy."""
@@ -27,9 +38,7 @@ class PolicyNetAgent:
     def __init__(self, policy: Sb3Policy, name: str = "ppo", deterministic: bool = True) -> None:
         import torch
 
-        self.policy = copy.deepcopy(policy).to("cpu").eval()
-        for p in self.policy.parameters():
-            p.requires_grad_(False)
+        self.policy = frozen_copy(policy)
         self.name = name
         self.deterministic = deterministic
         self.rng = np.random.default_rng()

@@ -11,7 +11,6 @@ the evaluations are tournaments, which play such a model in the core (the same g
 
 from __future__ import annotations
 
-import copy
 import json
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ from tqdm import tqdm
 from phase10_env.observation import observation_bounds
 
 from ..policies.batched import BatchedPolicy
+from ..policies.network import frozen_copy
 from .imitation import join, pretrain
 from .masked_ppo import MaskedPPO, new_policy
 from .sb3 import Learner, TrainingRun, _load_state
@@ -125,7 +125,7 @@ def push_snapshots(run: TrainingRun, envs: LearnerEnvs, model: Learner) -> None:
     it is now)."""
     policies = []
     for name in run.pool_snapshots:
-        policy = copy.deepcopy(model.policy)
+        policy = frozen_copy(model.policy)
         policy.load_state_dict(_load_state(run.checkpoints / f"{name}.pt"))
         policies.append(policy)
     envs.set_snapshots(policies or [model.policy])

@@ -148,3 +148,18 @@ def test_config_errors_are_clear() -> None:
         load_config(None, TINY + ["opponents.pool={mcts: 1.0}"])
     with pytest.raises(ValueError, match="exceeds a rollout"):
         load_config(None, TINY + ["ppo.batch_size=100000"])
+
+
+def test_a_policy_fresh_from_a_training_step_becomes_a_frozen_opponent_that_plays_as_it() -> None:
+    """An SB3 policy keeps its last forward pass's distribution, tensors that cannot be deep-
+    copied: self-play snapshots and curve agents of a policy that has just trained rebuild it."""
+    policy = new_policy(OBS_SIZE, [32], 3e-4)
+    rng = np.random.default_rng(0)
+    obs = torch.as_tensor(rng.random((4, OBS_SIZE), dtype=np.float32))
+    masks = np.zeros((4, NUM_ACTIONS), dtype=bool)
+    masks[:, :3] = True
+    policy.evaluate_actions(obs, torch.zeros(4), action_masks=masks)[1].sum().backward()
+    opponent = BatchedPolicy(policy)
+    expected = policy.action_net(policy.mlp_extractor(obs)[0]).detach().numpy()[:, :3].argmax(axis=1)
+    assert (opponent(obs.numpy(), masks) == expected).all()
+    assert not any(p.requires_grad for p in opponent.policy.parameters())
