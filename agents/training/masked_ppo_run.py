@@ -66,8 +66,6 @@ class MaskedPPORun(TrainingRun):
         (self.dir / "imitation.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
         final = rounds[-1] if rounds else report
         print(f"imitated heuristic on {final['samples']:,} decisions: {100 * final['accuracy']:.1f}% of its choices matched")
-        self.evaluate(model, cfg.eval.games, 0, seed=seed)
-        self.keep_if_best(model)
 
     def train(self, resume: bool = False, overwrite: bool = False, evaluate: bool = False) -> dict[str, Any]:
         """As :meth:`TrainingRun.train <agents.training.sb3.TrainingRun.train>`."""

@@ -325,8 +325,6 @@ class TrainingRun:
         (self.dir / "imitation.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
         final = rounds[-1] if rounds else report
         print(f"imitated {im.teacher} on {final['samples']:,} decisions: {100 * final['accuracy']:.1f}% of its choices matched")
-        self.evaluate(model, self.cfg.eval.games, 0, seed=seed)
-        self.keep_if_best(model)
 
     # ------------------------------------------------------------------ the run
 
@@ -422,8 +420,9 @@ class TrainingRun:
         elif cfg.imitation.teacher:
             self.imitate(model)
             seconds = time.perf_counter() - started - self.eval_seconds
-        if not self.curve and cfg.eval.every:  # the learning curve starts at step 0
+        if not self.curve and (cfg.eval.every or cfg.imitation.teacher):  # the curve starts at step 0
             self.evaluate(model, cfg.eval.games, 0, seed=cfg.seed)
+            self.keep_if_best(model)
         return seconds
 
     def finish(self, summary: dict[str, Any]) -> dict[str, Any]:
