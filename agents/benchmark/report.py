@@ -9,8 +9,9 @@ into one table, the comparisons between its rows, and plots.
   with its interval;
 * ``summary.json``: the table's rows, a list (task, algo, kind, score, ci95, protocol_version,
   ...);
-* ``scores.png`` always; ``profiles.png`` (performance profiles) and ``curves.png`` (learning
-  curves) once there are trained rows.
+* ``scores.png`` always; once there are trained rows, ``curves.png`` (learning curves, the
+  tasks with trained rows) and ``profiles.png`` (performance profiles over the tasks every
+  trained algorithm ran, if any).
 """
 
 from __future__ import annotations
@@ -188,27 +189,30 @@ def _plots(rows: list[Row], table: list[dict[str, Any]], out: Path) -> list[Path
     for r in table:
         if r["kind"] == "trained":
             per_algo[r["algo"]][r["task"]] = r["run_scores"]
-    complete = {a: t for a, t in per_algo.items() if set(t) == set(tasks)}
-    fig, ax = plt.subplots(figsize=(5.5, 3.6), layout="constrained")
-    taus = np.linspace(-0.25, 1.5, 101)
-    for algo, per_task in complete.items():
-        runs = min(len(v) for v in per_task.values())
-        matrix = np.array([per_task[t][:runs] for t in tasks]).T  # runs x tasks
-        ax.plot(taus, stats.performance_profile(matrix, taus), label=labels[algo], color=colour[algo])
-        lo, hi = stats.profile_band(matrix, taus)
-        ax.fill_between(taus, lo, hi, alpha=0.2, color=colour[algo])
-    ax.axvline(1.0, color="grey", linestyle="--", linewidth=1)
-    ax.set_xlabel("score (1 = the heuristic's level)")
-    ax.set_ylabel("fraction of runs above")
-    ax.set_title(f"performance profiles over {len(tasks)} task(s) (algorithms with all of them)", fontsize=9)
-    if complete:
+    shared = [t for t in tasks if all(t in per_task for per_task in per_algo.values())]  # every algorithm ran them
+    if shared:
+        fig, ax = plt.subplots(figsize=(5.5, 3.6), layout="constrained")
+        taus = np.linspace(-0.25, 1.5, 101)
+        for algo, per_task in per_algo.items():
+            runs = min(len(per_task[t]) for t in shared)
+            matrix = np.array([per_task[t][:runs] for t in shared]).T  # runs x tasks
+            ax.plot(taus, stats.performance_profile(matrix, taus), label=labels[algo], color=colour[algo])
+            lo, hi = stats.profile_band(matrix, taus)
+            ax.fill_between(taus, lo, hi, alpha=0.2, color=colour[algo])
+        ax.axvline(1.0, color="grey", linestyle="--", linewidth=1)
+        ax.set_xlabel("score (1 = the heuristic's level)")
+        ax.set_ylabel("fraction of runs above")
+        ax.set_title("performance profiles over the tasks every trained algorithm ran:\n"
+                     + ", ".join(get_task(t).short for t in shared), fontsize=8)
         ax.legend(fontsize=8)
-    written.append(out / "profiles.png")
-    fig.savefig(written[-1], dpi=110)
-    plt.close(fig)
+        written.append(out / "profiles.png")
+        fig.savefig(written[-1], dpi=110)
+        plt.close(fig)
 
-    fig, axes = plt.subplots(1, len(tasks), figsize=(4.2 * len(tasks), 3.4), squeeze=False, layout="constrained")
-    for ax, task in zip(axes[0], tasks):
+    trained_tasks = [t for t in tasks if any(t in per_task for per_task in per_algo.values())]
+    fig, axes = plt.subplots(1, len(trained_tasks), figsize=(4.2 * len(trained_tasks), 3.4), squeeze=False,
+                             layout="constrained")
+    for ax, task in zip(axes[0], trained_tasks):
         for row in (r for r in rows if r.task == task and r.kind == "trained"):
             curves = [run["curve"] for run in row.runs]
             points = min(len(c) for c in curves)
