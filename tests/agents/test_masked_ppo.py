@@ -105,6 +105,13 @@ def test_tiny_run_trains_resumes_evaluates_and_plays_as_ppo(tmp_path, capsys) ->
     assert [o.steps for o in native.outcomes] == [o.steps for o in python.outcomes]
 
 
+def test_a_run_whose_only_curve_point_is_its_start_keeps_that_policy_as_its_best(tmp_path) -> None:
+    """No evaluation falls between the start and the end: the step-0 point is the best so far."""
+    MaskedPPORun(load_config(None, TINY + ["name=short", "total_timesteps=256", "eval.every=4096"]),
+                 runs_dir=tmp_path).train()
+    assert (tmp_path / "short" / "best_model.zip").is_file()
+
+
 def test_a_run_imitates_the_heuristic_in_the_core(tmp_path) -> None:
     cfg = load_config(None, TINY + ["name=taught", "total_timesteps=256", "eval.every=0", "imitation.teacher=heuristic",
                                     "imitation.games=3", "imitation.epochs=1", "imitation.dagger_rounds=1",
