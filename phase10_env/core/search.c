@@ -77,10 +77,16 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
             if (i && !live[i]) continue;
             world = sample;
             slot_act(&world, cand[i]);
-            Pcg64 playout_rng;
-            pcg_seed(&playout_rng, seed);
-            slot_playout(&world, 1, 0, &playout_rng);
-            double v = hand_value(&world.g, seat, phases, scores, cfg->points_weight);
+            int ended = 1;
+            if (cfg->leaf) {
+                ended = playout_turns(&world, cfg->leaf_turns);
+            } else {
+                Pcg64 playout_rng;
+                pcg_seed(&playout_rng, seed);
+                slot_playout(&world, 1, 0, &playout_rng);
+            }
+            double v = ended ? hand_value(&world.g, seat, phases, scores, cfg->points_weight)
+                             : cfg->leaf[leaf_key(&world.g, seat)];
             if (!i) {
                 base = v;
                 continue;
