@@ -1,12 +1,12 @@
 """The champion: rollout search in the native core over deals a learned belief model finds likely.
 
-At each draw and each discard before its phase is down, the agent deals the cards it cannot
-see many times, plays every candidate move (both draws; every discard) in each deal, lets the
-heuristic play all seats to the end of the hand, and plays the candidate whose gain over the
-heuristic's own choice clears ``confidence`` standard errors (the heuristic's choice
-otherwise): :mod:`agents.policies.mcts`'s method, whole in C (``search`` of
-:mod:`phase10_env.core`), so a decision affords hundreds of play-outs. Lay-downs and hits
-are the heuristic's.
+At each draw and each discard before its phase is down (after it too, with ``after_down``),
+the agent deals the cards it cannot see many times, plays every candidate move (both draws;
+every discard) in each deal, lets the heuristic play all seats to the end of the hand, and
+plays the candidate whose gain over the heuristic's own choice clears ``confidence``
+standard errors (the heuristic's choice otherwise): :mod:`agents.policies.mcts`'s method,
+whole in C (``search`` of :mod:`phase10_env.core`), so a decision affords hundreds of
+play-outs. Lay-downs and hits are the heuristic's.
 
 What makes it more than that search is where the deals come from. A uniform deal gives an
 opponent any card the agent has not seen; a real opponent's hand is not uniform: it kept what
@@ -41,7 +41,6 @@ from phase10_env.policy import PlayerObservation
 from .options import check_ranges, parse_options
 
 MODEL = Path(__file__).resolve().parents[2] / "models" / "champion.npz"
-LEAF = MODEL.with_name("champion_leaf.npz")
 
 
 @dataclass(frozen=True)
@@ -55,9 +54,8 @@ class ChampionConfig:
     * ``points_weight``: what 100 points added to one's score weigh against one phase made;
     * ``belief``: deal opponents' cards by the belief model (``false``: uniformly, the plain
       search, for comparison);
-    * ``horizon``: play each candidate on until this many turns have begun, then read the
-      hand's worth from the leaf table (:class:`LeafTable`, filled by :mod:`agents.training.leaf`); 0 plays
-      every hand out to its end.
+    * ``after_down``: search the discards after the phase is down too (the race to go out;
+      otherwise the heuristic's).
     """
 
     samples: int = 256
@@ -65,7 +63,6 @@ class ChampionConfig:
     confidence: float = 2.0
     points_weight: float = 0.25
     belief: bool = True
-    horizon: int = 0
     after_down: bool = False
 
     def __post_init__(self) -> None:
@@ -73,7 +70,7 @@ class ChampionConfig:
 
 
 OPTION_RANGES: dict[str, tuple[float, float]] = {
-    "samples": (1, 4096), "min_samples": (2, 4096), "confidence": (0, 10), "points_weight": (0, 100), "horizon": (0, 100)}
+    "samples": (1, 4096), "min_samples": (2, 4096), "confidence": (0, 10), "points_weight": (0, 100)}
 
 
 def parse_champion_options(text: str) -> ChampionConfig:
@@ -104,30 +101,6 @@ class BeliefModel:
         return out
 
 
-class LeafTable:
-    """Mean worth by leaf key, for a points weight: ``made + points_weight * points`` over a
-    key's turns, each key's mean pulled toward its (players, own code, opponent's code) cell's
-    mean by ``prior`` pseudo-turns (a key seen a few times is mostly that cell; one never seen,
-    that cell's mean, or 0 if the cell was never seen either)."""
-
-    def __init__(self, path: str | Path, prior: float = 10.0) -> None:
-        with np.load(path, allow_pickle=False) as data:
-            missing = {"count", "made", "points"} - set(data.files)
-            if missing:
-                raise ValueError(f"{path} is not a leaf table: it lacks {sorted(missing)}")
-            self.count, self.made, self.points = (data[k].astype(np.float64) for k in ("count", "made", "points"))
-        if any(len(a) != core.native().LEAF_KEYS for a in (self.count, self.made, self.points)):
-            raise ValueError(f"{path} is not a leaf table of this core's {core.native().LEAF_KEYS} keys")
-        self.prior = prior
-
-    def values(self, points_weight: float) -> np.ndarray:
-        total = (self.made + points_weight * self.points).reshape(-1, 4)  # the last two bits: last phase, to move
-        count = self.count.reshape(-1, 4)
-        cell = total.sum(1, keepdims=True) / np.maximum(count.sum(1, keepdims=True), 1)
-        out: np.ndarray = ((total + self.prior * cell) / (count + self.prior)).reshape(-1)
-        return out
-
-
 def remember_hand(slots: np.ndarray, row: int, view: SeatView) -> None:
     """Write what the view's hand log shows each seat did into slot ``row``'s public memory
     (the cards it discarded, those it left on the discard pile at a draw, its last discard
@@ -147,11 +120,10 @@ class ChampionAgent:
     name = "champion"
 
     def __init__(self, config: ChampionConfig | None = None, seed: int | None = None,
-                 model: str | Path = MODEL, leaf: str | Path = LEAF) -> None:
+                 model: str | Path = MODEL) -> None:
         self.config = config or ChampionConfig()
         self.core = core.native()
         self.belief = BeliefModel(model) if self.config.belief else None
-        self.leaf = LeafTable(leaf).values(self.config.points_weight) if self.config.horizon else None
         self.heuristic = HeuristicAgent()
         self.rng = np.random.default_rng(seed)
         self.slot = np.zeros((1, core.SLOT_BYTES), dtype=np.uint8)
@@ -177,7 +149,7 @@ class ChampionAgent:
         out, drawn = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
         seeds = self.rng.integers(2**63, size=1, dtype=np.uint64)
         self.core.search(self.slot, self.row, cfg.samples, cfg.min_samples, cfg.confidence, cfg.points_weight, False,
-                         seeds, out, drawn, self.weights(view), cfg.after_down, 0, self.leaf, max(cfg.horizon - 1, 0))
+                         seeds, out, drawn, self.weights(view), cfg.after_down)
         return int(out[0])
 
     def weights(self, view: SeatView) -> np.ndarray | None:

@@ -228,8 +228,6 @@ typedef struct {
     int oracle;               /* deal again the draw pile only (sees other hands: experiments only) */
     int after_down;           /* search discards once the phase is down too */
     int consistent_tries;     /* > 0: keep a sample only if the heuristic would have made each other seat's last discard (up to this many deals) */
-    const double *leaf;       /* leaf values by leaf_key (NULL: play every hand out to its end) */
-    int leaf_turns;           /* with leaf: turns played after a candidate before its leaf is valued */
 } SearchSettings;
 typedef struct { int candidates, samples; } SearchStats;
 double hand_value(const Game *g, int seat, const int *phases, const int *scores, double weight);
@@ -246,9 +244,4 @@ void belief_targets(const Game *g, int me, int p, float *hidden, float *unseen);
 void slot_determinize_weighted(Slot *s, int seat, const double (*weights)[NUM_KINDS], Pcg64 *rng);
 int consistent_with_discards(const Slot *s, int seat);
 
-/* ---------------------------------------------------------------- leaf.c */
-#define LEAF_KEYS (5 * 67 * 67 * 2 * 2)
-int leaf_key(const Game *g, int seat);
-int playout_turns(Slot *s, int turns); /* 1: the hand ended */
-void leaf_record(Slot *s, int64_t *count, double *made, double *points);
 #endif

@@ -473,24 +473,21 @@ fail:
     return NULL;
 }
 
-/* ---------------------------------------------------------------- search(slots, indices, samples, min_samples, confidence, points_weight, oracle, seeds uint64 (M,), out int64 (M,), samples_out int64 (M,)[, weights, after_down, consistent_tries, leaf float64 (LEAF_KEYS,) or None, leaf_turns])
+/* ---------------------------------------------------------------- search(slots, indices, samples, min_samples, confidence, points_weight, oracle, seeds uint64 (M,), out int64 (M,), samples_out int64 (M,))
  * search.c's rollout search for the seat to act in each slot (which must not be over). */
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
-    PyObject *slots_obj, *idx_obj, *seeds_obj, *out_obj, *drawn_obj, *weights_obj = Py_None, *leaf_obj = Py_None;
+    PyObject *slots_obj, *idx_obj, *seeds_obj, *out_obj, *drawn_obj, *weights_obj = Py_None;
     SearchSettings cfg;
     cfg.after_down = 0;
     cfg.consistent_tries = 0;
-    cfg.leaf = NULL;
-    cfg.leaf_turns = 0;
-    if (!PyArg_ParseTuple(args, "OOiiddpOOO|OpiOi", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
+    if (!PyArg_ParseTuple(args, "OOiiddpOOO|Opi", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
                           &cfg.points_weight, &cfg.oracle, &seeds_obj, &out_obj, &drawn_obj, &weights_obj, &cfg.after_down,
-                          &cfg.consistent_tries, &leaf_obj, &cfg.leaf_turns))
+                          &cfg.consistent_tries))
         return NULL;
     if (cfg.samples < 1 || cfg.min_samples < 2)
         return PyErr_Format(PyExc_ValueError, "samples must be at least 1 and min_samples at least 2");
-    if (cfg.leaf_turns < 0) return PyErr_Format(PyExc_ValueError, "leaf_turns must be at least 0");
-    Buf slots, idx, seeds = {0}, out = {0}, drawn = {0}, weights = {0}, leaf = {0};
+    Buf slots, idx, seeds = {0}, out = {0}, drawn = {0}, weights = {0};
     if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
     Py_ssize_t m = idx.view.len / 8;
     if (get_buffer(seeds_obj, &seeds, 0, 8, "seeds") < 0 || check_len(&seeds, m * 8, "seeds") < 0 ||
@@ -500,9 +497,6 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     if (weights_obj != Py_None && (get_buffer(weights_obj, &weights, 0, 8, "weights") < 0 ||
                                    check_len(&weights, m * 8 * MAX_PLAYERS * NUM_KINDS, "weights (M, 6, 50)") < 0))
         goto fail;
-    if (leaf_obj != Py_None && (get_buffer(leaf_obj, &leaf, 0, 8, "leaf") < 0 || check_len(&leaf, 8 * LEAF_KEYS, "leaf (LEAF_KEYS,)") < 0))
-        goto fail;
-    if (leaf.ok) cfg.leaf = (const double *)leaf.view.buf;
     const int64_t *ix = (const int64_t *)idx.view.buf;
     const uint64_t *sd = (const uint64_t *)seeds.view.buf;
     int64_t *o = (int64_t *)out.view.buf, *dr = (int64_t *)drawn.view.buf;
@@ -521,35 +515,10 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         dr[i] = stats.samples;
     }
     Py_END_ALLOW_THREADS
-    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn), release(&weights), release(&leaf);
+    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn), release(&weights);
     Py_RETURN_NONE;
 fail:
-    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn), release(&weights), release(&leaf);
-    return NULL;
-}
-
-/* ---------------------------------------------------------------- leaf_record(slots, indices, count int64 (K,), made float64 (K,), points float64 (K,))
- * leaf.c's sums over each slot's game played to its end by the heuristic (K = LEAF_KEYS). */
-
-static PyObject *py_leaf_record(PyObject *self, PyObject *args) {
-    PyObject *slots_obj, *idx_obj, *count_obj, *made_obj, *points_obj;
-    if (!PyArg_ParseTuple(args, "OOOOO", &slots_obj, &idx_obj, &count_obj, &made_obj, &points_obj)) return NULL;
-    Buf slots, idx, count = {0}, made = {0}, points = {0};
-    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
-    if (get_buffer(count_obj, &count, 1, 8, "count") < 0 || check_len(&count, 8 * LEAF_KEYS, "count (LEAF_KEYS,)") < 0 ||
-        get_buffer(made_obj, &made, 1, 8, "made") < 0 || check_len(&made, 8 * LEAF_KEYS, "made (LEAF_KEYS,)") < 0 ||
-        get_buffer(points_obj, &points, 1, 8, "points") < 0 || check_len(&points, 8 * LEAF_KEYS, "points (LEAF_KEYS,)") < 0)
-        goto fail;
-    Py_ssize_t m = idx.view.len / 8;
-    const int64_t *ix = (const int64_t *)idx.view.buf;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < m; i++)
-        leaf_record(slot_at(&slots, ix[i]), (int64_t *)count.view.buf, (double *)made.view.buf, (double *)points.view.buf);
-    Py_END_ALLOW_THREADS
-    release(&slots), release(&idx), release(&count), release(&made), release(&points);
-    Py_RETURN_NONE;
-fail:
-    release(&slots), release(&idx), release(&count), release(&made), release(&points);
+    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn), release(&weights);
     return NULL;
 }
 
@@ -685,8 +654,7 @@ static PyMethodDef methods[] = {
     {"reset_games", py_reset_games, METH_VARARGS, "reset_games(slots, indices, aec_seeds, dealers, agent_seeds): tournament games"},
     {"playout", py_playout, METH_VARARGS, "playout(slots, indices, until_hand, random_policy, seeds): play every seat out"},
     {"determinize", py_determinize, METH_VARARGS, "determinize(slots, indices, seats, seeds): redeal what each seat cannot see"},
-    {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, oracle, seeds, out, samples_out[, weights, after_down, consistent_tries, leaf, leaf_turns])"},
-    {"leaf_record", py_leaf_record, METH_VARARGS, "leaf_record(slots, indices, count, made, points): sums of hand worth by leaf key"},
+    {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, oracle, seeds, out, samples_out)"},
     {"belief_features", py_belief_features, METH_VARARGS, "belief_features(slots, indices, me, other, out, hidden, unseen)"},
     {"hand_values", py_hand_values, METH_VARARGS, "hand_values(slots, indices, seat, phases, scores, points_weight, out)"},
     {"collect", py_collect, METH_VARARGS, "collect(slots, indices, selfplay, rewards, terminated, truncated, seats)"},
@@ -701,7 +669,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (!m) return NULL;
     if (PyModule_AddIntConstant(m, "SLOT_BYTES", (long)sizeof(Slot)) < 0 || PyModule_AddIntConstant(m, "OBS_SIZE", OBS_SIZE) < 0 ||
         PyModule_AddIntConstant(m, "PLANNING_SIZE", PLANNING_SIZE) < 0 || PyModule_AddIntConstant(m, "NUM_ACTIONS", NUM_ACTIONS) < 0 ||
-        PyModule_AddIntConstant(m, "BELIEF_FEATURES", BELIEF_FEATURES) < 0 || PyModule_AddIntConstant(m, "LEAF_KEYS", LEAF_KEYS) < 0 ||
+        PyModule_AddIntConstant(m, "BELIEF_FEATURES", BELIEF_FEATURES) < 0 ||
         PyModule_AddIntConstant(m, "PLAYOUT_HAND_ACTIONS", PLAYOUT_HAND_ACTIONS) < 0) {
         Py_DECREF(m);
         return NULL;

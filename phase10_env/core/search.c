@@ -77,16 +77,10 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
             if (i && !live[i]) continue;
             world = sample;
             slot_act(&world, cand[i]);
-            int ended = 1;
-            if (cfg->leaf) {
-                ended = playout_turns(&world, cfg->leaf_turns);
-            } else {
-                Pcg64 playout_rng;
-                pcg_seed(&playout_rng, seed);
-                slot_playout(&world, 1, 0, &playout_rng);
-            }
-            double v = ended ? hand_value(&world.g, seat, phases, scores, cfg->points_weight)
-                             : cfg->leaf[leaf_key(&world.g, seat)];
+            Pcg64 playout_rng;
+            pcg_seed(&playout_rng, seed);
+            slot_playout(&world, 1, 0, &playout_rng);
+            double v = hand_value(&world.g, seat, phases, scores, cfg->points_weight);
             if (!i) {
                 base = v;
                 continue;

@@ -12,7 +12,10 @@ import pytest
 from agents import make_agent
 from agents.policies.champion import MODEL, BeliefModel, ChampionAgent, ChampionConfig
 from phase10_env import raw_env
-from phase10_env.engine import Draw, Game
+from phase10_env.codec import next_action
+from phase10_env.engine import Discard, Draw, Game
+from phase10_env.engine.cards import SKIP
+from phase10_env.heuristic import HeuristicAgent
 
 pytestmark = pytest.mark.compiled("native core")
 
@@ -56,6 +59,22 @@ def test_the_champion_sees_only_its_seat() -> None:
             config = ChampionConfig(samples=64, min_samples=8, belief=belief)
             choices = {ChampionAgent(config, seed=3).search(g.view(g.current)) for g in (game, other)}
             assert len(choices) == 1
+
+
+def test_once_its_phase_is_down_the_champion_discards_as_the_heuristic_unless_told_to_search() -> None:
+    heuristic, game = HeuristicAgent(), Game(2, seed=4)
+    plain = ChampionAgent(ChampionConfig(samples=32, min_samples=4, confidence=0), seed=1)
+    searching = ChampionAgent(ChampionConfig(samples=32, min_samples=4, confidence=0, after_down=True), seed=1)
+    positions = differ = 0
+    while not game.is_over and positions < 30:
+        view = game.view(game.current)
+        move = heuristic.choose_move(view)
+        if game.laid[game.current] and type(move) is Discard and move.card != SKIP:
+            positions += 1
+            assert plain.search(view) == next_action(view, move, None)
+            differ += searching.search(view) != next_action(view, move, None)
+        game.apply(move)
+    assert positions == 30 and differ > 0
 
 
 def test_the_belief_model_gives_a_chance_per_kind_of_card() -> None:
