@@ -137,12 +137,17 @@ def markdown_comparisons(comparisons: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+PLOTS = ("scores.png", "profiles.png", "curves.png")
+
+
 def write_report(paths: list[Path], out: Path, include_quick: bool = False, config_dir: Path = CONFIG_DIR) -> list[Path]:
     """Write the report's files (see the module docstring) to ``out``; returns them."""
     protocol = load_protocol(config_dir)
     rows = load_rows(paths, protocol, include_quick)
     table, comparisons = summarize(rows, protocol)
     out.mkdir(parents=True, exist_ok=True)
+    for name in PLOTS:  # an older report's plots that this one may not draw would pass for its own
+        (out / name).unlink(missing_ok=True)
     files = {"table.md": markdown_table(table, protocol), "summary.json": json.dumps(table, indent=1),
              "comparisons.md": markdown_comparisons(comparisons), "comparisons.json": json.dumps(comparisons, indent=1)}
     written = []

@@ -65,6 +65,13 @@ def test_references_alone_make_a_table_that_says_so(quick_results: dict[str, Pat
         assert (summary["score"], summary["ci95"]) == (row["score"], row["ci95"])
 
 
+def test_a_report_over_an_older_one_leaves_none_of_its_plots(quick_results: dict[str, Path], tmp_path: Path) -> None:
+    _report(list(quick_results.values()), tmp_path)  # trained rows: learning curves and profiles
+    _report([quick_results["random"], quick_results["heuristic"]], tmp_path)  # references alone: neither
+    assert (tmp_path / "scores.png").is_file()
+    assert not (tmp_path / "curves.png").exists() and not (tmp_path / "profiles.png").exists()
+
+
 def test_quick_results_are_left_out_unless_asked(quick_results: dict[str, Path], tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no results to report"):
         write_report([quick_results["heuristic"]], tmp_path, config_dir=CONFIGS)
