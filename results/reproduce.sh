@@ -118,6 +118,11 @@ if [[ $what == champion || $what == all ]]; then
   run phase10 eval --agents champion:confidence=1.0,samples=512 heuristic --games 1000 --seed 5000000 --workers 2 --max-steps 10000 --json results/champion_tuned_vs_heuristic_2p.json
   log=results/champion_tuned_vs_heuristics_4p.txt; : > "$log"
   run phase10 eval --agents champion:confidence=1.0,samples=512 heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 2 --max-steps 20000 --json results/champion_tuned_vs_heuristics_4p.json
+  # Searching the discards after the phase is down too (models/champion.md, "After the phase is down").
+  log=results/champion_after_down_vs_heuristic_2p.txt; : > "$log"
+  run phase10 eval --agents champion:after_down=true heuristic --games 1000 --seed 5000000 --workers 2 --max-steps 10000 --json results/champion_after_down_vs_heuristic_2p.json
+  log=results/champion_after_down_vs_heuristics_4p.txt; : > "$log"
+  run phase10 eval --agents champion:after_down=true heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 2 --max-steps 20000 --json results/champion_after_down_vs_heuristics_4p.json
 fi
 
 if [[ $what == ladder || $what == all ]]; then

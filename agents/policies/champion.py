@@ -55,7 +55,10 @@ class ChampionConfig:
     * ``belief``: deal opponents' cards by the belief model (``false``: uniformly, the plain
       search, for comparison);
     * ``after_down``: search the discards after the phase is down too (the race to go out;
-      otherwise the heuristic's).
+      otherwise the heuristic's);
+    * ``consistent``: deal each sample again, up to this many times, until every other seat's
+      last discard is the one the heuristic would make from the hand dealt to it (0: keep
+      every deal).
     """
 
     samples: int = 256
@@ -64,13 +67,15 @@ class ChampionConfig:
     points_weight: float = 0.25
     belief: bool = True
     after_down: bool = False
+    consistent: int = 0
 
     def __post_init__(self) -> None:
         check_ranges(self, OPTION_RANGES, "champion")
 
 
 OPTION_RANGES: dict[str, tuple[float, float]] = {
-    "samples": (1, 4096), "min_samples": (2, 4096), "confidence": (0, 10), "points_weight": (0, 100)}
+    "samples": (1, 4096), "min_samples": (2, 4096), "confidence": (0, 10), "points_weight": (0, 100),
+    "consistent": (0, 1000)}
 
 
 def parse_champion_options(text: str) -> ChampionConfig:
@@ -149,7 +154,8 @@ class ChampionAgent:
         out, drawn = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
         seeds = self.rng.integers(2**63, size=1, dtype=np.uint64)
         self.core.search(self.slot, self.row, cfg.samples, cfg.min_samples, cfg.confidence, cfg.points_weight, False,
-                         seeds, out, drawn, self.weights(view), cfg.after_down)
+                         seeds, out, drawn, self.weights(view), cfg.after_down,
+                         cfg.consistent)
         return int(out[0])
 
     def weights(self, view: SeatView) -> np.ndarray | None:

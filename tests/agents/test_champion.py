@@ -77,6 +77,22 @@ def test_once_its_phase_is_down_the_champion_discards_as_the_heuristic_unless_to
     assert positions == 30 and differ > 0
 
 
+def test_deals_that_disagree_with_an_opponents_last_discard_can_be_dealt_again() -> None:
+    """The same seed, the same positions: asking for deals the opponent's last discard agrees
+    with changes what the search sees, so some of its choices."""
+    heuristic, game = HeuristicAgent(), Game(2, seed=6)
+    config = {"samples": 32, "min_samples": 4, "confidence": 0.0}
+    every_deal = ChampionAgent(ChampionConfig(**config), seed=1)
+    agreeing = ChampionAgent(ChampionConfig(**config, consistent=50), seed=1)
+    differ = 0
+    for _ in range(60):
+        view = game.view(game.current)
+        if game.hand_log and not game.laid[game.current]:
+            differ += every_deal.search(view) != agreeing.search(view)
+        game.apply(heuristic.choose_move(view))
+    assert differ > 0
+
+
 def test_the_belief_model_gives_a_chance_per_kind_of_card() -> None:
     model = BeliefModel()
     features = np.random.default_rng(0).random((5, model.layers[0][0].shape[0])).astype(np.float32)
