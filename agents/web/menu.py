@@ -11,7 +11,8 @@ neither run code from a file nor learn which files exist.
 Search is held to a thinking budget: an ``mcts`` seat stops searching a decision after
 ``think_seconds`` (its ``seconds`` option, lowered to the budget when it asks for more). A
 ``champion`` seat's work is bounded by its options' ranges (at most 4,096 deals a decision,
-about a second here); it is offered when the checkout ships its model.
+each dealt again at most 64 times: about a second here); it is offered when the checkout ships
+its model.
 """
 
 from __future__ import annotations

@@ -116,6 +116,7 @@ def test_a_file_that_is_not_a_belief_model_is_refused_without_unpickling(tmp_pat
     ("champion:samples=5000", "samples must be from 1 to 4096"),
     ("champion:confidence=-1", "confidence must be from 0 to 10"),
     ("champion:belief=maybe", "belief takes true or false"),
+    ("champion:consistent=65", "consistent must be from 0 to 64"),
     ("champion:width=3", "bad champion option"),
 ])
 def test_options_outside_their_range_are_refused_with_the_range(spec: str, message: str) -> None:
