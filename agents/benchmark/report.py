@@ -137,7 +137,7 @@ def markdown_comparisons(comparisons: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-PLOTS = ("scores.png", "profiles.png", "curves.png")
+SCORES, PROFILES, CURVES = PLOTS = ("scores.png", "profiles.png", "curves.png")
 
 
 def write_report(paths: list[Path], out: Path, include_quick: bool = False, config_dir: Path = CONFIG_DIR) -> list[Path]:
@@ -166,7 +166,7 @@ def _plots(rows: list[Row], table: list[dict[str, Any]], out: Path) -> list[Path
     tasks = [t for t in TASKS if any(r["task"] == t for r in table)]  # in the ladder's order
     trained_algos = sorted({r["algo"] for r in table if r["kind"] == "trained"})
     colour = {a: f"C{i % 10}" for i, a in enumerate(trained_algos)}  # one colour per algorithm in every plot
-    written = [out / "scores.png"]
+    written = [out / SCORES]
     fig, axes = plt.subplots(1, len(tasks), figsize=(4.2 * len(tasks), 3.4), squeeze=False, layout="constrained")
     for ax, task in zip(axes[0], tasks):
         trained = [r for r in table if r["task"] == task and r["kind"] == "trained"]
@@ -210,7 +210,7 @@ def _plots(rows: list[Row], table: list[dict[str, Any]], out: Path) -> list[Path
         ax.set_title("performance profiles over the tasks every trained algorithm ran:\n"
                      + ", ".join(get_task(t).short for t in shared), fontsize=8)
         ax.legend(fontsize=8)
-        written.append(out / "profiles.png")
+        written.append(out / PROFILES)
         fig.savefig(written[-1], dpi=110)
         plt.close(fig)
 
@@ -233,7 +233,7 @@ def _plots(rows: list[Row], table: list[dict[str, Any]], out: Path) -> list[Path
         ax.set_title(get_task(task).short, fontsize=9)
         if ax.lines[:-1]:
             ax.legend(fontsize=7)
-    written.append(out / "curves.png")
+    written.append(out / CURVES)
     fig.savefig(written[-1], dpi=110)
     plt.close(fig)
     return written

@@ -155,8 +155,7 @@ class ChampionAgent:
         out, drawn = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
         seeds = self.rng.integers(2**63, size=1, dtype=np.uint64)
         self.core.search(self.slot, self.row, cfg.samples, cfg.min_samples, cfg.confidence, cfg.points_weight, False,
-                         seeds, out, drawn, self.weights(view), cfg.after_down,
-                         cfg.consistent)
+                         seeds, out, drawn, self.weights(view), cfg.after_down, cfg.consistent)
         return int(out[0])
 
     def weights(self, view: SeatView) -> np.ndarray | None:
