@@ -3,7 +3,7 @@
 # docs/evaluation.md, docs/training.md).
 # Usage: results/reproduce.sh [bench|heuristic|vecenv|default|trainers|strong|mcts|champion|ladder|all]   (default: all)
 # Times on the 2-core reference machine: bench ~3 min, heuristic ~15 min, vecenv ~5 min,
-# default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, champion ~4.5 h, ladder ~35 min.
+# default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, champion ~4.5 h, ladder ~80 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -133,6 +133,6 @@ fi
 if [[ $what == ladder || $what == all ]]; then
   log=results/ladder.txt; : > "$log"
   # The six agents of `phase10 ladder` (random, the two shipped models, heuristic, mcts, champion),
-  # pairs only: the champion's games cost about 2.5 CPU-s each.
-  run phase10 ladder --games 100 --table-players 0 --workers 1 --json results/ladder.json --plot results/ladder.png --markdown results/ladder.md
+  # pairs only: the champion's games cost about 8 CPU-s each.
+  run phase10 ladder --games 200 --table-players 0 --workers 2 --json results/ladder.json --plot results/ladder.png --markdown results/ladder.md
 fi

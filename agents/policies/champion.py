@@ -1,6 +1,6 @@
 """The champion: rollout search in the native core over deals a learned belief model finds likely.
 
-At each draw and each discard before its phase is down (after it too, with ``after_down``),
+At each draw and each discard (before its phase is down only, with ``after_down=false``),
 the agent deals the cards it cannot see many times, plays every candidate move (both draws;
 every discard) in each deal, lets the heuristic play all seats to the end of the hand, and
 plays the candidate whose gain over the heuristic's own choice clears ``confidence``
@@ -55,19 +55,19 @@ class ChampionConfig:
     * ``belief``: deal opponents' cards by the belief model (``false``: uniformly, the plain
       search, for comparison);
     * ``after_down``: search the discards after the phase is down too (the race to go out;
-      otherwise the heuristic's);
+      ``false``: the heuristic's);
     * ``consistent``: deal each sample again, up to this many times, until every other seat's
       last discard is the one the heuristic would make from the hand dealt to it (0: keep
       every deal). At most 64: a web client may choose it, and at 4,096 samples 64 tries
       take a decision from about 0.7 s to 1.1 s here (1,000 would take 6 s).
     """
 
-    samples: int = 256
-    min_samples: int = 16
+    samples: int = 1024
+    min_samples: int = 32
     confidence: float = 2.0
     points_weight: float = 0.25
     belief: bool = True
-    after_down: bool = False
+    after_down: bool = True
     consistent: int = 0
 
     def __post_init__(self) -> None:

@@ -61,10 +61,10 @@ def test_the_champion_sees_only_its_seat() -> None:
             assert len(choices) == 1
 
 
-def test_once_its_phase_is_down_the_champion_discards_as_the_heuristic_unless_told_to_search() -> None:
+def test_once_its_phase_is_down_the_champion_searches_its_discards_unless_told_not_to() -> None:
     heuristic, game = HeuristicAgent(), Game(2, seed=4)
-    plain = ChampionAgent(ChampionConfig(samples=32, min_samples=4, confidence=0), seed=1)
-    searching = ChampionAgent(ChampionConfig(samples=32, min_samples=4, confidence=0, after_down=True), seed=1)
+    plain = ChampionAgent(ChampionConfig(samples=32, min_samples=4, confidence=0, after_down=False), seed=1)
+    searching = ChampionAgent(ChampionConfig(samples=32, min_samples=4, confidence=0), seed=1)
     positions = differ = 0
     while not game.is_over and positions < 30:
         view = game.view(game.current)
