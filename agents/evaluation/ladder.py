@@ -20,8 +20,9 @@ ordinal, ``mu - 3 * sigma``.
 
     format        "phase10-ladder/1"
     agents        the agent specs, in the order given
-    settings      games_per_pair, table_players, table_games, seed, rules, max_steps, workers,
-                  rating (library, version, model, tau, ordinal)
+    settings      games_per_pair, table_players, table_games, seed, rules, max_steps, workers (the
+                  most processes a match ran on: built-in agents alone play in the native core, in
+                  one), rating (library, version, model, tau, ordinal)
     pairs[]       agents [A, B], seed, games, truncated, seconds, seconds_per_game,
                   results[] per agent: agent, wins, win_rate, ci95 [lo, hi] (Wilson, 95%),
                   seat_games, seat_wins (per seat 0, 1), ms_per_turn (its thinking time)
@@ -304,7 +305,7 @@ def run_ladder(agents: Sequence[str] = DEFAULT_AGENTS, games_per_pair: int = 200
     ratings = rate_games(agents, pairs + tables)
     settings = {"games_per_pair": games_per_pair, "table_players": table_players,
                 "table_games": table_games if table_players else 0, "seed": seed, "rules": rules_dict,
-                "max_steps": max_steps, "workers": pairs[0].workers,
+                "max_steps": max_steps, "workers": max(m.workers for m in pairs + tables),
                 "rating": {"library": "openskill", "version": _versions()["openskill"], "model": "PlackettLuce",
                            "tau": 0.0, "ordinal": f"mu - {ORDINAL_Z:g} sigma"}}
     return LadderResult(agents, pairs, tables, ratings, settings, time.perf_counter() - start)

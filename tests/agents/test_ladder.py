@@ -142,3 +142,12 @@ def test_games_past_the_step_limit_stop_without_a_winner_and_the_table_says_so()
     assert "4 games stopped unfinished after 60 actions" in short.markdown()
     with pytest.raises(ValueError, match="max steps must be positive"):
         run_ladder(["random", "heuristic"], games_per_pair=4, table_players=0, table_games=0, max_steps=0)
+
+
+def test_the_ladder_reports_the_processes_its_matches_ran_on() -> None:
+    """Games of built-in agents alone run in the native core, in one process; the others on the
+    processes asked for, and the ladder reports those, whichever match came first."""
+    ran = run_ladder(["random", "heuristic", "heuristic:skip_target=next"], games_per_pair=4, table_players=0, seed=2,
+                     workers=2, progress=False)
+    assert [m.workers for m in ran.pairs] == [1, 2, 2]
+    assert ran.settings["workers"] == 2 and "min on 2 processes" in ran.markdown()
