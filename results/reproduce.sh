@@ -131,6 +131,9 @@ if [[ $what == champion || $what == all ]]; then
   run phase10 eval --agents champion:after_down=true,samples=1024,min_samples=32 heuristic --games 1000 --seed 5000000 --workers 2 --max-steps 10000 --json results/champion_budget_vs_heuristic_2p.json
   log=results/champion_budget_vs_heuristics_4p.txt; : > "$log"
   run phase10 eval --agents champion:after_down=true,samples=1024,min_samples=32 heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 2 --max-steps 20000 --json results/champion_budget_vs_heuristics_4p.json
+  # What more deals would change (models/champion.md, "What more deals would change"): about 5 min.
+  log=results/champion_race.txt; : > "$log"
+  run python -m agents.evaluation.champion_race --games 30 --budgets 256 1024 1024 4096
 fi
 
 if [[ $what == ladder || $what == all ]]; then

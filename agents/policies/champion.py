@@ -149,6 +149,11 @@ class ChampionAgent:
 
     def search(self, view: SeatView) -> int:
         """The action the search picks from ``view`` (whose seat is to act, nothing under way)."""
+        return self.race(view)[0]
+
+    def race(self, view: SeatView) -> tuple[int, int]:
+        """:meth:`search`'s action and the deals it drew (0: one candidate, nothing searched;
+        ``samples``: a candidate was still undecided at the cap)."""
         load_game(self.slot, 0, Game.from_view(view, self.rng))
         remember_hand(self.slot, 0, view)
         cfg = self.config
@@ -156,7 +161,7 @@ class ChampionAgent:
         seeds = self.rng.integers(2**63, size=1, dtype=np.uint64)
         self.core.search(self.slot, self.row, cfg.samples, cfg.min_samples, cfg.confidence, cfg.points_weight, False,
                          seeds, out, drawn, self.weights(view), cfg.after_down, cfg.consistent)
-        return int(out[0])
+        return int(out[0]), int(drawn[0])
 
     def weights(self, view: SeatView) -> np.ndarray | None:
         """The belief model's weights per seat and kind, ``(1, 6, 50)`` (1 for this seat)."""

@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from agents import make_agent
+from agents.evaluation.champion_race import champion_races
+from agents.evaluation.champion_race import main as race_main
 from agents.policies.champion import MODEL, BeliefModel, ChampionAgent, ChampionConfig
 from phase10_env import raw_env
 from phase10_env.codec import next_action
@@ -127,3 +129,13 @@ def test_options_outside_their_range_are_refused_with_the_range(spec: str, messa
 
 def test_the_shipped_model_is_small() -> None:
     assert MODEL.stat().st_size < 5_000_000
+
+
+def test_a_race_draws_the_deals_before_a_candidate_may_leave_and_never_more_than_its_budget() -> None:
+    races = champion_races(games=1, budgets=[8, 48], hands=1)
+    assert len(races.heuristic) > 5
+    assert (races.deals[:, 0] == 8).all()  # under the 32 deals before anything may leave: the whole budget
+    assert ((races.deals[:, 1] >= 32) & (races.deals[:, 1] <= 48)).all()
+    assert "#0 and #1" in races.table()
+    with pytest.raises(SystemExit):
+        race_main(["--budgets", "0"])

@@ -1,0 +1,88 @@
+"""How the champion's races end, deal budget by deal budget: what more deals would change.
+
+Heuristic players play 2-player games (the first hands of each); at every decision of seat 0
+where the champion has more than one candidate, the champion is asked under each budget
+(``samples``; the other options its defaults), each with deals of its own, and answers are
+compared: how often a race runs to the cap with a candidate undecided, how often the choice is
+not the heuristic's, and how often two budgets choose differently. Two runs at the same budget
+give the disagreement the deals alone cause; a larger budget matters only as far as it
+disagrees more than that.
+
+    python -m agents.evaluation.champion_race --games 30 --budgets 256 1024 1024 4096
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+import numpy as np
+
+from phase10_env.codec import next_action
+from phase10_env.engine import Game
+from phase10_env.heuristic import HeuristicAgent
+
+from ..policies.champion import ChampionAgent, ChampionConfig
+from .tournament import game_seed
+
+
+@dataclass(frozen=True)
+class Races:
+    budgets: tuple[int, ...]
+    deals: np.ndarray  # (decisions, budgets): deals drawn
+    actions: np.ndarray  # (decisions, budgets): the action chosen
+    heuristic: np.ndarray  # (decisions,): the heuristic's action
+
+    def table(self) -> str:
+        rows = [f"{len(self.heuristic)} decisions searched; per budget: share run to the cap, mean deals, "
+                "share not the heuristic's choice"]
+        for j, cap in enumerate(self.budgets):
+            rows.append(f"  #{j} {cap:5d} deals: {np.mean(self.deals[:, j] == cap):.3f} {self.deals[:, j].mean():7.0f} "
+                        f"{np.mean(self.actions[:, j] != self.heuristic):.3f}")
+        rows.append("share of decisions where two budgets choose differently:")
+        for i in range(len(self.budgets)):
+            for j in range(i + 1, len(self.budgets)):
+                rows.append(f"  #{i} and #{j}: {np.mean(self.actions[:, i] != self.actions[:, j]):.3f}")
+        return "\n".join(rows)
+
+
+def champion_races(games: int, budgets: list[int], hands: int = 3, seed: int = 777_500) -> Races:
+    """The races of :data:`champion`'s decisions in ``games`` heuristic games (their first ``hands``)."""
+    champions = [ChampionAgent(ChampionConfig(samples=cap)) for cap in budgets]
+    heuristic = HeuristicAgent()
+    deals: list[list[int]] = []
+    actions: list[list[int]] = []
+    chosen: list[int] = []
+    for g in range(games):
+        game = Game(2, seed=game_seed(seed, g))
+        while not game.is_over and game.hand_number <= hands:
+            view = game.view(game.current)
+            move = heuristic.choose_move(view)
+            if game.current == 0:
+                for j, champion in enumerate(champions):
+                    champion.seed(game_seed(seed, len(chosen), j))
+                races = [champion.race(view) for champion in champions]
+                if races[0][1]:
+                    actions.append([a for a, _ in races])
+                    deals.append([d for _, d in races])
+                    chosen.append(next_action(view, move, None))
+            game.apply(move)
+    return Races(tuple(budgets), np.array(deals).reshape(-1, len(budgets)),
+                 np.array(actions).reshape(-1, len(budgets)), np.array(chosen))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=30, help="heuristic games to take decisions from")
+    parser.add_argument("--budgets", type=int, nargs="+", default=[256, 1024, 1024, 4096],
+                        help="the champion's deals a decision, one race each (repeat one to see the deals' own noise)")
+    parser.add_argument("--hands", type=int, default=3, help="the first hands of each game")
+    parser.add_argument("--seed", type=int, default=777_500)
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.hands < 1 or any(not 1 <= b <= 4096 for b in args.budgets):
+        parser.error("games and hands must be positive, each budget from 1 to 4096")
+    print(champion_races(args.games, args.budgets, args.hands, args.seed).table())
+
+
+if __name__ == "__main__":
+    main()
