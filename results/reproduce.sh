@@ -139,6 +139,6 @@ fi
 if [[ $what == ladder || $what == all ]]; then
   log=results/ladder.txt; : > "$log"
   # The six agents of `phase10 ladder` (random, the two shipped models, heuristic, mcts, champion),
-  # pairs only: the champion's games cost about 8 CPU-s each.
+  # pairs only: the champion's games cost about 10 CPU-s each.
   run phase10 ladder --games 200 --table-players 0 --workers 2 --json results/ladder.json --plot results/ladder.png --markdown results/ladder.md
 fi

@@ -47,7 +47,7 @@ class Races:
 
 
 def champion_races(games: int, budgets: list[int], hands: int = 3, seed: int = 777_500) -> Races:
-    """The races of :data:`champion`'s decisions in ``games`` heuristic games (their first ``hands``)."""
+    """The champion's races at seat 0's decisions in ``games`` heuristic games (their first ``hands``)."""
     champions = [ChampionAgent(ChampionConfig(samples=cap)) for cap in budgets]
     heuristic = HeuristicAgent()
     deals: list[list[int]] = []
