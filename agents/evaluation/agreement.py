@@ -42,8 +42,9 @@ class Agreement:
 
 def agreement(student: str, teacher: str = "heuristic", games: int = 60, num_players: int = 2,
               seed: int = 999) -> Agreement:
-    """Compare ``student``'s choices with ``teacher``'s over ``games`` games of the teacher."""
-    pupil, master = make_agent(student), make_agent(teacher)
+    """Compare ``student``'s choices with ``teacher``'s over ``games`` games of the teacher; the
+    same ``seed`` gives the same games and, for agents that draw at random, the same choices."""
+    pupil, master = make_agent(student, seed=game_seed(seed, 0, 0)), make_agent(teacher, seed=game_seed(seed, 0, 1))
     decisions: Counter[str] = Counter()
     agreed: Counter[str] = Counter()
     env = raw_env(num_players=num_players)

@@ -16,5 +16,7 @@ def test_random_moves_agree_with_the_heuristic_only_by_chance() -> None:
     chance = agreement("random", "heuristic", games=2)
     assert chance.decisions == agreement("heuristic", "heuristic", games=2).decisions  # the same games
     assert 0.0 < chance.rate() < 0.7
-    assert chance.rate("discard") < 0.3  # about one card in ten
+    # chance is one over the legal actions: about one card in ten early in a hand, more as it shrinks
+    assert chance.rate("discard") < 0.4
+    assert agreement("random", "heuristic", games=2) == chance  # the same seed, the same random choices
     assert "discard" in chance.table() and "all" in chance.table()
