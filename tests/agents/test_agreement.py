@@ -17,6 +17,6 @@ def test_random_moves_agree_with_the_heuristic_only_by_chance() -> None:
     assert chance.decisions == agreement("heuristic", "heuristic", games=2).decisions  # the same games
     assert 0.0 < chance.rate() < 0.7
     # chance is one over the legal actions: about one card in ten early in a hand, more as it shrinks
-    assert chance.rate("discard") < 0.4
+    assert chance.rate("discard") < 0.3
     assert agreement("random", "heuristic", games=2) == chance  # the same seed, the same random choices
     assert "discard" in chance.table() and "all" in chance.table()
