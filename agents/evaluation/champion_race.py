@@ -46,9 +46,10 @@ class Races:
         return "\n".join(rows)
 
 
-def champion_races(games: int, budgets: list[int], hands: int = 3, seed: int = 777_500) -> Races:
-    """The champion's races at seat 0's decisions in ``games`` heuristic games (their first ``hands``)."""
-    champions = [ChampionAgent(ChampionConfig(samples=cap)) for cap in budgets]
+def champion_races(games: int, configs: list[ChampionConfig], hands: int = 3, seed: int = 777_500) -> Races:
+    """The champion's races, one per config, at seat 0's decisions in ``games`` heuristic games
+    (their first ``hands``)."""
+    champions = [ChampionAgent(config) for config in configs]
     heuristic = HeuristicAgent()
     deals: list[list[int]] = []
     actions: list[list[int]] = []
@@ -67,8 +68,8 @@ def champion_races(games: int, budgets: list[int], hands: int = 3, seed: int = 7
                     deals.append([d for _, d in races])
                     chosen.append(next_action(view, move, None))
             game.apply(move)
-    return Races(tuple(budgets), np.array(deals).reshape(-1, len(budgets)),
-                 np.array(actions).reshape(-1, len(budgets)), np.array(chosen))
+    return Races(tuple(c.samples for c in configs), np.array(deals).reshape(-1, len(configs)),
+                 np.array(actions).reshape(-1, len(configs)), np.array(chosen))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -79,9 +80,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=3, help="the first hands of each game")
     parser.add_argument("--seed", type=int, default=777_500)
     args = parser.parse_args(argv)
-    if args.games < 1 or args.hands < 1 or any(not 1 <= b <= 4096 for b in args.budgets):
-        parser.error("games and hands must be positive, each budget from 1 to 4096")
-    print(champion_races(args.games, args.budgets, args.hands, args.seed).table())
+    if args.games < 1 or args.hands < 1:
+        parser.error("games and hands must be positive")
+    try:  # a budget outside the champion's range of samples is refused by its config
+        configs = [ChampionConfig(samples=budget) for budget in args.budgets]
+    except ValueError as e:
+        parser.error(str(e))
+    print(champion_races(args.games, configs, args.hands, args.seed).table())
 
 
 if __name__ == "__main__":

@@ -132,7 +132,7 @@ def test_the_shipped_model_is_small() -> None:
 
 
 def test_a_race_draws_the_deals_before_a_candidate_may_leave_and_never_more_than_its_budget() -> None:
-    races = champion_races(games=1, budgets=[8, 48], hands=1)
+    races = champion_races(games=1, configs=[ChampionConfig(samples=8), ChampionConfig(samples=48)], hands=1)
     assert len(races.heuristic) > 5
     assert (races.deals[:, 0] == 8).all()  # under the 32 deals before anything may leave: the whole budget
     assert ((races.deals[:, 1] >= 32) & (races.deals[:, 1] <= 48)).all()
