@@ -59,7 +59,9 @@ class ChampionConfig:
     * ``consistent``: deal each sample again, up to this many times, until every other seat's
       last discard is the one the heuristic would make from the hand dealt to it (0: keep
       every deal). At most 64: a web client may choose it, and at 4,096 samples 64 tries
-      take a decision from about 0.7 s to 1.1 s here (1,000 would take 6 s).
+      take a decision from about 0.7 s to 1.1 s here (1,000 would take 6 s);
+    * ``streams``: play-outs draw the pile by deck streams (:mod:`agents.policies.streams`:
+      the same odds, about 40% less variance in a candidate's gain).
     """
 
     samples: int = 1024
@@ -69,6 +71,7 @@ class ChampionConfig:
     belief: bool = True
     after_down: bool = True
     consistent: int = 0
+    streams: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, OPTION_RANGES, "champion")
@@ -160,7 +163,7 @@ class ChampionAgent:
         out, drawn = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
         seeds = self.rng.integers(2**63, size=1, dtype=np.uint64)
         self.core.search(self.slot, self.row, cfg.samples, cfg.min_samples, cfg.confidence, cfg.points_weight, False,
-                         seeds, out, drawn, self.weights(view), cfg.after_down, cfg.consistent)
+                         seeds, out, drawn, self.weights(view), cfg.after_down, cfg.consistent, cfg.streams)
         return int(out[0]), int(drawn[0])
 
     def weights(self, view: SeatView) -> np.ndarray | None:

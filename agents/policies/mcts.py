@@ -44,6 +44,7 @@ from phase10_env.heuristic import HeuristicAgent
 from phase10_env.policy import PlayerObservation
 
 from .options import check_ranges, parse_options
+from .streams import DeckStreams
 
 # A play-out's hand still going after this many actions stops where it stands: in a dealt world
 # two heuristic seats can pass one card back and forth for ever (the longest of 1,800 heuristic
@@ -73,7 +74,9 @@ class SearchConfig:
     * ``batch``: samples dealt and played out per call to the core (``native`` backend);
     * ``seconds``: stop sampling once a decision has taken this long and decide on the games
       sampled so far (0: no limit). With a limit, play depends on the machine's speed and is no
-      longer the same for the same seed.
+      longer the same for the same seed;
+    * ``streams``: play-outs draw the pile by deck streams (:mod:`agents.policies.streams`:
+      the same odds, less noise in a candidate's gain).
     """
 
     sims: int = 8
@@ -85,6 +88,7 @@ class SearchConfig:
     backend: str = "auto"
     batch: int = 8
     seconds: float = 0.0
+    streams: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, OPTION_RANGES, "mcts")
@@ -147,7 +151,8 @@ class SearchAgent:
                 world = Game.from_view(view, self.rng)
                 values = [[self.play_out(world.copy(), candidates[i], seat) for i in [0, *live]]]
             else:
-                values = worlds.play_outs([candidates[i] for i in [0, *live]], min(cfg.batch, cfg.sims - w), cfg.points_weight)
+                values = worlds.play_outs([candidates[i] for i in [0, *live]], min(cfg.batch, cfg.sims - w), cfg.points_weight,
+                                           cfg.streams)
             for row in values:
                 w += 1
                 for i, value in zip(live, row[1:]):
@@ -179,12 +184,15 @@ class SearchAgent:
         """Play ``move`` in ``game`` (which changes), then let the heuristic play every seat to
         the end of the hand (or :data:`PLAYOUT_HAND_ACTIONS` actions); the hand's worth to ``seat``."""
         hand, phases, scores = game.hand_number, game.phases_completed[:], game.scores[:]
-        game.unsafe_apply(move)
+        streams = DeckStreams(game) if self.config.streams else None
         choose = self.heuristic.choose_move
-        for _ in range(PLAYOUT_HAND_ACTIONS):
+        for _ in range(1 + PLAYOUT_HAND_ACTIONS):  # the move, then the heuristic's
+            if streams and type(move) is Draw and not move.from_discard:
+                streams.draw(game)
+            game.unsafe_apply(move)
             if game.hand_number != hand or game.is_over:
                 break
-            game.unsafe_apply(choose(game.view(game.current)))
+            move = choose(game.view(game.current))
         return self.value(seat, game.is_over, game.winners, game.active, phases, game.phases_completed, scores, game.scores)
 
     def value(self, seat: int, over: bool, winners: Sequence[int], active: Sequence[bool], phases_before: Sequence[int],
@@ -213,18 +221,20 @@ class _NativeWorlds:
         self.base = np.zeros((1, core.SLOT_BYTES), dtype=np.uint8)
         load_game(self.base, 0, Game.from_view(view, rng))
 
-    def play_outs(self, moves: list[Move], samples: int, points_weight: float) -> list[list[float]]:
+    def play_outs(self, moves: list[Move], samples: int, points_weight: float, streams: bool) -> list[list[float]]:
         """The value (:meth:`SearchAgent.value`) of each move in each of ``samples`` new
-        samples, ``[sample][move]``."""
+        samples, ``[sample][move]`` (``streams``: played out by deck streams)."""
         view, k = self.view, len(moves)
         slots = np.repeat(self.base, samples * k, axis=0)
         rows = np.arange(samples * k, dtype=np.int64)
         seeds = np.repeat(self.rng.integers(2**63, size=samples, dtype=np.uint64), k)
         self.core.determinize(slots, rows, np.full(len(rows), view.seat, dtype=np.int64), seeds)
         actions = np.tile([encode(m, view.seat, view.num_players) for m in moves], samples).astype(np.int64)
-        status = np.empty(len(rows), dtype=np.int8)
-        self.core.act(slots, rows, actions, status)
-        self.core.playout(slots, rows, True, False, seeds)
+        if streams:
+            self.core.playout_streams(slots, rows, actions)
+        else:
+            self.core.act(slots, rows, actions, np.empty(len(rows), dtype=np.int8))
+            self.core.playout(slots, rows, True, False, seeds)
         values = np.empty(len(rows))
         self.core.hand_values(slots, rows, view.seat, np.array([p.phases_completed for p in view.players], dtype=np.int64),
                               np.array([p.score for p in view.players], dtype=np.int64), points_weight, values)

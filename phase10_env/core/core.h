@@ -228,10 +228,15 @@ typedef struct {
     int oracle;               /* deal again the draw pile only (sees other hands: experiments only) */
     int after_down;           /* search discards once the phase is down too */
     int consistent_tries;     /* > 0: keep a sample only if the heuristic would have made each other seat's last discard (up to this many deals) */
+    int streams;              /* play-outs draw the pile by deck streams (slot_playout_streams) */
 } SearchSettings;
 typedef struct { int candidates, samples; } SearchStats;
 double hand_value(const Game *g, int seat, const int *phases, const int *scores, double weight);
 /* weights: per seat and kind, a belief model's weights for dealing hidden cards (NULL: uniform) */
+/* Play ``action`` of the seat to act, then the heuristic in every seat to the end of the hand
+ * (or PLAYOUT_HAND_ACTIONS actions), each draw from the pile taken by deck streams owned from
+ * where the slot stands (search.c); no rewards or episode bookkeeping. */
+void slot_playout_streams(Slot *s, int action);
 int search_action(const Slot *root, const SearchSettings *cfg, const double (*weights)[NUM_KINDS], Pcg64 *rng,
                   SearchStats *stats);
 

@@ -404,6 +404,36 @@ fail:
     return NULL;
 }
 
+/* ---------------------------------------------------------------- playout_streams(slots, indices, actions int64 (M,))
+ * search.c's play-out by deck streams: each slot's seat to act plays its action, every seat the
+ * heuristic to the end of the hand. Each action must be legal where its slot stands. */
+
+static PyObject *py_playout_streams(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *idx_obj, *actions_obj;
+    if (!PyArg_ParseTuple(args, "OOO", &slots_obj, &idx_obj, &actions_obj)) return NULL;
+    Buf slots, idx, actions = {0};
+    if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
+    Py_ssize_t m = idx.view.len / 8;
+    if (get_buffer(actions_obj, &actions, 0, 8, "actions") < 0 || check_len(&actions, m * 8, "actions") < 0) goto fail;
+    const int64_t *ix = (const int64_t *)idx.view.buf, *ac = (const int64_t *)actions.view.buf;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        int code = slot_check(slot_at(&slots, ix[i]), ac[i] < 0 || ac[i] >= NUM_ACTIONS ? -1 : (int)ac[i]);
+        if (code) {
+            PyErr_Format(PyExc_ValueError, "slot %lld: action %lld is %s", (long long)ix[i], (long long)ac[i],
+                         code == 1 ? "out of range" : code == 2 ? "not legal there" : "after its episode ended");
+            goto fail;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < m; i++) slot_playout_streams(slot_at(&slots, ix[i]), (int)ac[i]);
+    Py_END_ALLOW_THREADS
+    release(&slots), release(&idx), release(&actions);
+    Py_RETURN_NONE;
+fail:
+    release(&slots), release(&idx), release(&actions);
+    return NULL;
+}
+
 /* ---------------------------------------------------------------- determinize(slots, indices, seats int64 (M,), seeds uint64 (M,)) */
 
 static PyObject *py_determinize(PyObject *self, PyObject *args) {
@@ -481,9 +511,10 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     SearchSettings cfg;
     cfg.after_down = 0;
     cfg.consistent_tries = 0;
-    if (!PyArg_ParseTuple(args, "OOiiddpOOO|Opi", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
+    cfg.streams = 0;
+    if (!PyArg_ParseTuple(args, "OOiiddpOOO|Opip", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
                           &cfg.points_weight, &cfg.oracle, &seeds_obj, &out_obj, &drawn_obj, &weights_obj, &cfg.after_down,
-                          &cfg.consistent_tries))
+                          &cfg.consistent_tries, &cfg.streams))
         return NULL;
     if (cfg.samples < 1 || cfg.min_samples < 2)
         return PyErr_Format(PyExc_ValueError, "samples must be at least 1 and min_samples at least 2");
@@ -653,6 +684,7 @@ static PyMethodDef methods[] = {
     {"observe", py_observe, METH_VARARGS, "observe(slots, indices, seats, obs, masks, planning)"},
     {"reset_games", py_reset_games, METH_VARARGS, "reset_games(slots, indices, aec_seeds, dealers, agent_seeds): tournament games"},
     {"playout", py_playout, METH_VARARGS, "playout(slots, indices, until_hand, random_policy, seeds): play every seat out"},
+    {"playout_streams", py_playout_streams, METH_VARARGS, "playout_streams(slots, indices, actions): play out by deck streams"},
     {"determinize", py_determinize, METH_VARARGS, "determinize(slots, indices, seats, seeds): redeal what each seat cannot see"},
     {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, oracle, seeds, out, samples_out)"},
     {"belief_features", py_belief_features, METH_VARARGS, "belief_features(slots, indices, me, other, out, hidden, unseen)"},

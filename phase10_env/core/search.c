@@ -25,6 +25,59 @@ double hand_value(const Game *g, int seat, const int *phases, const int *scores,
     return (double)(made - best_made) + weight * (double)(best_added - added) / 100;
 }
 
+/* Deck streams (agents/policies/streams.py, the reference, says why the odds are unchanged):
+ * each position of the draw pile belongs to a seat, in turn order from the next to draw where
+ * the play-out starts, and a seat drawing from the pile takes the topmost card it owns (the top
+ * card when it owns none), so two candidates' play-outs draw the same cards seat by seat even
+ * where one seat takes a discard in one of them and draws in the other. */
+typedef struct {
+    uint8_t owner[DECK_SIZE]; /* by position in g->draw (top last) */
+    int size;                 /* the pile's size when last drawn from (a reshuffle grows it) */
+} Streams;
+
+static void streams_assign(Streams *st, const Game *g, int first) {
+    int seat = first;
+    for (int i = g->num_draw - 1; i >= 0; i--) {
+        st->owner[i] = (uint8_t)seat;
+        seat = next_seat(g, seat);
+    }
+    st->size = g->num_draw;
+}
+
+/* The seat to act is about to draw from the pile: bring its topmost card to the top. A pile
+ * reshuffled from the discards is owned afresh, from that seat on. */
+static void streams_draw(Streams *st, Game *g) {
+    int seat = g->current, top = g->num_draw - 1;
+    if (g->num_draw > st->size) streams_assign(st, g, seat);
+    for (int i = top; i >= 0; i--)
+        if (st->owner[i] == seat) {
+            uint8_t card = g->draw[i];
+            memmove(g->draw + i, g->draw + i + 1, (size_t)(top - i));
+            memmove(st->owner + i, st->owner + i + 1, (size_t)(top - i));
+            g->draw[top] = card;
+            st->owner[top] = (uint8_t)seat;
+            break;
+        }
+    st->size = top;
+}
+
+static void act_streams(Slot *s, Streams *st, int action) {
+    Move move;
+    if (action == DRAW_DECK && s->p.kind == PENDING_NONE && s->g.stage == STAGE_DRAW) streams_draw(st, &s->g);
+    if (decode_action(&s->g, &s->p, action, &move)) apply_move(&s->g, &move, &s->events);
+}
+
+void slot_playout_streams(Slot *s, int action) {
+    Game *g = &s->g;
+    Streams st;
+    streams_assign(&st, g, g->stage == STAGE_DRAW ? g->current : next_seat(g, g->current));
+    int hand = g->hand_number;
+    act_streams(s, &st, action);
+    for (int actions = 0; g->stage != STAGE_GAME_OVER && g->hand_number == hand && actions < PLAYOUT_HAND_ACTIONS;
+         actions++)
+        act_streams(s, &st, heuristic_action(g, &s->p));
+}
+
 /* The candidates of a decision, the heuristic's first; 1 when there is nothing to search. */
 static int candidates(const Slot *root, int after_down, int *out) {
     const Game *g = &root->g;
@@ -76,10 +129,14 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
         for (int i = 0; i < k; i++) {
             if (i && !live[i]) continue;
             world = sample;
-            slot_act(&world, cand[i]);
-            Pcg64 playout_rng;
-            pcg_seed(&playout_rng, seed);
-            slot_playout(&world, 1, 0, &playout_rng);
+            if (cfg->streams) {
+                slot_playout_streams(&world, cand[i]);
+            } else {
+                slot_act(&world, cand[i]);
+                Pcg64 playout_rng;
+                pcg_seed(&playout_rng, seed);
+                slot_playout(&world, 1, 0, &playout_rng);
+            }
             double v = hand_value(&world.g, seat, phases, scores, cfg->points_weight);
             if (!i) {
                 base = v;

@@ -36,6 +36,11 @@ def test_mcts_plays_whole_games_legally(players: int) -> None:
     assert len(play_game(players, FAST, seed=players)) > 20
 
 
+@pytest.mark.parametrize("backend", [pytest.param("native", marks=pytest.mark.compiled("native core")), "python"])
+def test_mcts_plays_out_by_deck_streams_legally(backend: str) -> None:
+    assert len(play_game(3, f"{FAST},streams=true,backend={backend}", seed=4)) > 20
+
+
 def test_mcts_is_the_same_player_for_the_same_seed() -> None:
     assert play_game(2, FAST, seed=5) == play_game(2, FAST, seed=5)
 
