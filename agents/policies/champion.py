@@ -162,7 +162,7 @@ class ChampionAgent:
         cfg = self.config
         out, drawn = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
         seeds = self.rng.integers(2**63, size=1, dtype=np.uint64)
-        self.core.search(self.slot, self.row, cfg.samples, cfg.min_samples, cfg.confidence, cfg.points_weight, False,
+        self.core.search(self.slot, self.row, cfg.samples, cfg.min_samples, cfg.confidence, cfg.points_weight,
                          seeds, out, drawn, self.weights(view), cfg.after_down, cfg.consistent, cfg.streams)
         return int(out[0]), int(drawn[0])
 

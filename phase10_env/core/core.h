@@ -225,7 +225,6 @@ void slot_determinize(Slot *s, int seat, Pcg64 *rng);
 typedef struct {
     int samples, min_samples; /* samples drawn at most; before a candidate may leave the race */
     double confidence, points_weight;
-    int oracle;               /* deal again the draw pile only (sees other hands: experiments only) */
     int after_down;           /* search discards once the phase is down too */
     int consistent_tries;     /* > 0: keep a sample only if the heuristic would have made each other seat's last discard (up to this many deals) */
     int streams;              /* play-outs draw the pile by deck streams (slot_playout_streams) */

@@ -449,7 +449,7 @@ static PyObject *py_determinize(PyObject *self, PyObject *args) {
     const uint64_t *sd = (const uint64_t *)seeds.view.buf;
     for (Py_ssize_t i = 0; i < m; i++) {
         Slot *s = slot_at(&slots, ix[i]);
-        if (se[i] < -1 || se[i] >= s->g.num_players) {
+        if (se[i] < 0 || se[i] >= s->g.num_players) {
             PyErr_Format(PyExc_ValueError, "no seat %lld in a %d-player game", (long long)se[i], s->g.num_players);
             goto fail;
         }
@@ -503,7 +503,7 @@ fail:
     return NULL;
 }
 
-/* ---------------------------------------------------------------- search(slots, indices, samples, min_samples, confidence, points_weight, oracle, seeds uint64 (M,), out int64 (M,), samples_out int64 (M,))
+/* ---------------------------------------------------------------- search(slots, indices, samples, min_samples, confidence, points_weight, seeds uint64 (M,), out int64 (M,), samples_out int64 (M,)[, weights float64 (M, 6, 50), after_down, consistent, streams])
  * search.c's rollout search for the seat to act in each slot (which must not be over). */
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
@@ -512,8 +512,8 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     cfg.after_down = 0;
     cfg.consistent_tries = 0;
     cfg.streams = 0;
-    if (!PyArg_ParseTuple(args, "OOiiddpOOO|Opip", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
-                          &cfg.points_weight, &cfg.oracle, &seeds_obj, &out_obj, &drawn_obj, &weights_obj, &cfg.after_down,
+    if (!PyArg_ParseTuple(args, "OOiiddOOO|Opip", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
+                          &cfg.points_weight, &seeds_obj, &out_obj, &drawn_obj, &weights_obj, &cfg.after_down,
                           &cfg.consistent_tries, &cfg.streams))
         return NULL;
     if (cfg.samples < 1 || cfg.min_samples < 2)
@@ -686,7 +686,7 @@ static PyMethodDef methods[] = {
     {"playout", py_playout, METH_VARARGS, "playout(slots, indices, until_hand, random_policy, seeds): play every seat out"},
     {"playout_streams", py_playout_streams, METH_VARARGS, "playout_streams(slots, indices, actions): play out by deck streams"},
     {"determinize", py_determinize, METH_VARARGS, "determinize(slots, indices, seats, seeds): redeal what each seat cannot see"},
-    {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, oracle, seeds, out, samples_out)"},
+    {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, seeds, out, samples_out[, weights, after_down, consistent, streams])"},
     {"belief_features", py_belief_features, METH_VARARGS, "belief_features(slots, indices, me, other, out, hidden, unseen)"},
     {"hand_values", py_hand_values, METH_VARARGS, "hand_values(slots, indices, seat, phases, scores, points_weight, out)"},
     {"collect", py_collect, METH_VARARGS, "collect(slots, indices, selfplay, rewards, terminated, truncated, seats)"},

@@ -118,11 +118,11 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
     while (drawn < cfg->samples && alive) {
         for (int tries = 0;; tries++) {
             sample = *root;
-            if (weights && !cfg->oracle)
+            if (weights)
                 slot_determinize_weighted(&sample, seat, weights, rng);
             else
-                slot_determinize(&sample, cfg->oracle ? -1 : seat, rng);
-            if (cfg->oracle || tries + 1 >= cfg->consistent_tries || consistent_with_discards(&sample, seat)) break;
+                slot_determinize(&sample, seat, rng);
+            if (tries + 1 >= cfg->consistent_tries || consistent_with_discards(&sample, seat)) break;
         }
         uint64_t seed = pcg_next64(rng); /* the play-outs' own generator (random play-outs only) */
         double base = 0;

@@ -102,7 +102,7 @@ void slot_determinize(Slot *s, int seat, Pcg64 *rng) {
     uint8_t pool[DECK_SIZE], order[DECK_SIZE];
     int size = 0, hidden[MAX_PLAYERS] = {0};
     for (int p = 0; p < g->num_players; p++) {
-        if (p == seat || seat < 0) continue; /* seat < 0: the draw pile alone (an oracle for experiments) */
+        if (p == seat) continue;
         for (int k = 0; k < NUM_KINDS; k++) {
             int unseen = g->hands[p][k] - g->taken[p][k];
             for (int c = 0; c < unseen; c++) pool[size++] = (uint8_t)k;
@@ -113,7 +113,7 @@ void slot_determinize(Slot *s, int seat, Pcg64 *rng) {
     pcg_permutation(rng, size, order);
     int next = 0;
     for (int p = 0; p < g->num_players; p++) {
-        if (p == seat || seat < 0) continue;
+        if (p == seat) continue;
         memcpy(g->hands[p], g->taken[p], NUM_KINDS);
         for (int i = 0; i < hidden[p]; i++) g->hands[p][pool[order[next++]]]++;
         memset(g->supply[p], 0, NUM_NUMBERS + 1);
