@@ -143,7 +143,7 @@ class SearchAgent:
         cfg, seat = self.config, view.seat
         gains: list[list[float]] = [[] for _ in candidates]  # over the heuristic's choice, world by world
         live = list(range(1, len(candidates)))
-        worlds = _NativeWorlds(view, self.rng) if self.native else None
+        worlds = NativeWorlds(view, self.rng) if self.native else None
         deadline = time.monotonic() + cfg.seconds if cfg.seconds else None
         w = 0
         while w < cfg.sims:
@@ -209,7 +209,7 @@ class SearchAgent:
         return made[seat] - made[best] + self.config.points_weight * (added[best] - added[seat]) / 100
 
 
-class _NativeWorlds:
+class NativeWorlds:
     """The games a search samples from one view, dealt and played out by the native core: one
     game consistent with the view, loaded into a slot; each sample deals again what the seat
     cannot see, and each candidate plays out its own copy of that sample."""

@@ -1,11 +1,13 @@
 """Deck streams: the core's play-outs by streams are the Python reference's, card for card; a
 seat keeps its cards when another seat takes a discard instead of drawing; and which card a draw
-takes never depends on the cards."""
+takes never depends on the cards; and they cut the noise of a search candidate's gain, not the gain."""
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agents.evaluation.gain_noise import gain_noise
+from agents.evaluation.gain_noise import main as gain_main
 from agents.policies.mcts import SearchAgent, SearchConfig
 from agents.policies.streams import DeckStreams
 from phase10_env.codec import encode
@@ -94,3 +96,15 @@ def test_which_card_a_draw_takes_depends_only_on_who_draws(seed: int, drawers: l
             taken.append(before.index(card))
         positions.append(taken)
     assert positions[0] == positions[1]
+
+
+def test_streams_cut_the_noise_of_a_candidates_gain_but_not_the_gain() -> None:
+    noise = gain_noise(games=2, deals=64)
+    assert len(noise.variance[True]) > 100
+    assert noise.variance[True].mean() < 0.7 * noise.variance[False].mean()
+    assert abs(noise.difference()) < 4 * noise.difference_error()
+
+
+def test_the_gain_noise_command_prints_its_table(capsys) -> None:
+    gain_main(["--games", "1", "--deals", "8", "--hands", "1"])
+    assert "deck streams" in capsys.readouterr().out
