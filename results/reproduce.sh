@@ -3,7 +3,7 @@
 # docs/evaluation.md, docs/training.md).
 # Usage: results/reproduce.sh [bench|heuristic|vecenv|default|trainers|strong|mcts|champion|ladder|all]   (default: all)
 # Times on the 2-core reference machine: bench ~3 min, heuristic ~15 min, vecenv ~5 min,
-# default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, champion ~4.5 h, ladder ~80 min.
+# default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, champion ~6 h, ladder ~80 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -134,6 +134,17 @@ if [[ $what == champion || $what == all ]]; then
   # What more deals would change (models/champion.md, "What more deals would change"): about 5 min.
   log=results/champion_race.txt; : > "$log"
   run python -m agents.evaluation.champion_race --games 30 --budgets 256 1024 1024 4096
+  # Deck streams (models/champion.md, "Deck streams, tried"): the noise of a candidate's gain
+  # (about 2 min), then games on development deals (about 30 min, then 2 x 33 min).
+  log=results/gain_noise.txt; : > "$log"
+  run python -m agents.evaluation.gain_noise --games 12 --deals 256
+  run python -m agents.evaluation.gain_noise --games 12 --deals 256 --players 4
+  log=results/champion_streams_dev_vs_heuristic_2p.txt; : > "$log"
+  run phase10 eval --agents champion:streams=true heuristic --games 400 --seed 777000 --workers 2 --max-steps 10000 --json results/champion_streams_dev_vs_heuristic_2p.json
+  for streams in false true; do
+    log=results/champion_streams64_${streams}_dev_vs_heuristic_2p.txt; : > "$log"
+    run phase10 eval --agents champion:samples=64,streams=$streams heuristic --games 1000 --seed 777000 --workers 1 --max-steps 10000 --json results/champion_streams64_${streams}_dev_vs_heuristic_2p.json
+  done
 fi
 
 if [[ $what == ladder || $what == all ]]; then
