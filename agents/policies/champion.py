@@ -61,7 +61,10 @@ class ChampionConfig:
       every deal). At most 64: a web client may choose it, and at 4,096 samples 64 tries
       take a decision from about 0.7 s to 1.1 s here (1,000 would take 6 s);
     * ``streams``: play-outs draw the pile by deck streams (:mod:`agents.policies.streams`:
-      the same odds, about 40% less variance in a candidate's gain).
+      the same odds, about 40% less variance in a candidate's gain);
+    * ``wins``: judge a play-out by the chance to win the game it leaves, from the win model
+      ``models/champion_wins.npz`` (:mod:`agents.training.win_model`), instead of counting phases
+      made and points.
     """
 
     samples: int = 1024
@@ -72,6 +75,7 @@ class ChampionConfig:
     after_down: bool = True
     consistent: int = 0
     streams: bool = False
+    wins: bool = False
 
     def __post_init__(self) -> None:
         check_ranges(self, OPTION_RANGES, "champion")
@@ -85,6 +89,20 @@ OPTION_RANGES: dict[str, tuple[float, float]] = {
 def parse_champion_options(text: str) -> ChampionConfig:
     """The config a spec's ``key=value,...`` part gives (``samples=512``)."""
     return parse_options(text, ChampionConfig, "champion")
+
+
+WIN_MODEL = Path(__file__).resolve().parents[2] / "models" / "champion_wins.npz"
+
+
+def load_win_model(path: str | Path = WIN_MODEL) -> dict[int, np.ndarray]:
+    """Per seat count, the ``(11, 11, 2)`` win model (:mod:`agents.training.win_model`), stored as
+    ``n2``, ``n3``, ... in an ``.npz`` file, read without unpickling."""
+    with np.load(path, allow_pickle=False) as data:
+        models = {int(name[1:]): np.ascontiguousarray(data[name], dtype=np.float64) for name in data.files
+                  if name[:1] == "n" and name[1:].isdigit()}
+    if not models or any(m.shape != (11, 11, 2) for m in models.values()):
+        raise ValueError(f"{path} is not a win model: it must hold (11, 11, 2) arrays named n2, n3, ...")
+    return models
 
 
 class BeliefModel:
@@ -133,6 +151,7 @@ class ChampionAgent:
         self.config = config or ChampionConfig()
         self.core = core.native()
         self.belief = BeliefModel(model) if self.config.belief else None
+        self.win_model = load_win_model() if self.config.wins else None
         self.heuristic = HeuristicAgent()
         self.rng = np.random.default_rng(seed)
         self.slot = np.zeros((1, core.SLOT_BYTES), dtype=np.uint8)
@@ -163,8 +182,18 @@ class ChampionAgent:
         out, drawn = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
         seeds = self.rng.integers(2**63, size=1, dtype=np.uint64)
         self.core.search(self.slot, self.row, cfg.samples, cfg.min_samples, cfg.confidence, cfg.points_weight,
-                         seeds, out, drawn, self.weights(view), cfg.after_down, cfg.consistent, cfg.streams)
+                         seeds, out, drawn, self.weights(view), cfg.after_down, cfg.consistent, cfg.streams,
+                         self.judge(view.num_players))
         return int(out[0]), int(drawn[0])
+
+    def judge(self, players: int) -> np.ndarray | None:
+        """The win model for ``players`` seats (None: the search counts phases and points)."""
+        if self.win_model is None:
+            return None
+        if players not in self.win_model:
+            raise ValueError(f"champion option wins: the win model has no model for {players} players "
+                             f"(it has {sorted(self.win_model)})")
+        return self.win_model[players]
 
     def weights(self, view: SeatView) -> np.ndarray | None:
         """The belief model's weights per seat and kind, ``(1, 6, 50)`` (1 for this seat)."""

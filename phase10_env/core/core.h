@@ -228,9 +228,11 @@ typedef struct {
     int after_down;           /* search discards once the phase is down too */
     int consistent_tries;     /* > 0: keep a sample only if the heuristic would have made each other seat's last discard (up to this many deals) */
     int streams;              /* play-outs draw the pile by deck streams (slot_playout_streams) */
+    const double *win_model;  /* (11, 11, 2): a play-out's worth is a win chance (search.c's win_value); NULL: hand_value */
 } SearchSettings;
 typedef struct { int candidates, samples; } SearchStats;
 double hand_value(const Game *g, int seat, const int *phases, const int *scores, double weight);
+double win_value(const Game *g, int seat, const double *model); /* model (11, 11, 2): agents/training/win_model.py */
 /* weights: per seat and kind, a belief model's weights for dealing hidden cards (NULL: uniform) */
 /* Play ``action`` of the seat to act, then the heuristic in every seat to the end of the hand
  * (or PLAYOUT_HAND_ACTIONS actions), each draw from the pile taken by deck streams owned from

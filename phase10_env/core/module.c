@@ -464,23 +464,28 @@ fail:
     return NULL;
 }
 
-/* ---------------------------------------------------------------- hand_values(slots, indices, seat, phases int64 (P,), scores int64 (P,), points_weight, out float64 (M,))
+/* ---------------------------------------------------------------- hand_values(slots, indices, seat, phases int64 (P,), scores int64 (P,), points_weight, out float64 (M,)[, win_model float64 (11, 11, 2)])
  * What the hand played out in each slot was worth to ``seat`` (the search's value, see
  * agents/policies/mcts.py): 2 or -2 if the game ended (won or lost); else its phases made less
  * the best other active seat's (most phases made, then fewest points added), plus
  * points_weight x (the points that seat added less its own) / 100, from ``phases`` and
- * ``scores`` before the hand. */
+ * ``scores`` before the hand. With ``win_model`` (11, 11, 2): search.c's win_value instead. */
 
 static PyObject *py_hand_values(PyObject *self, PyObject *args) {
-    PyObject *slots_obj, *idx_obj, *phases_obj, *scores_obj, *out_obj;
+    PyObject *slots_obj, *idx_obj, *phases_obj, *scores_obj, *out_obj, *model_obj = Py_None;
     int seat;
     double weight;
-    if (!PyArg_ParseTuple(args, "OOiOOdO", &slots_obj, &idx_obj, &seat, &phases_obj, &scores_obj, &weight, &out_obj)) return NULL;
-    Buf slots, idx, phases = {0}, scores = {0}, out = {0};
+    if (!PyArg_ParseTuple(args, "OOiOOdO|O", &slots_obj, &idx_obj, &seat, &phases_obj, &scores_obj, &weight, &out_obj,
+                          &model_obj))
+        return NULL;
+    Buf slots, idx, phases = {0}, scores = {0}, out = {0}, model = {0};
     if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
     Py_ssize_t m = idx.view.len / 8;
     if (get_buffer(phases_obj, &phases, 0, 8, "phases") < 0 || get_buffer(scores_obj, &scores, 0, 8, "scores") < 0 ||
         get_buffer(out_obj, &out, 1, 8, "out") < 0 || check_len(&out, m * 8, "out") < 0)
+        goto fail;
+    if (model_obj != Py_None &&
+        (get_buffer(model_obj, &model, 0, 8, "win_model") < 0 || check_len(&model, 11 * 11 * 2 * 8, "win_model (11, 11, 2)") < 0))
         goto fail;
     const int64_t *ix = (const int64_t *)idx.view.buf, *ph = (const int64_t *)phases.view.buf, *sc = (const int64_t *)scores.view.buf;
     double *o = (double *)out.view.buf;
@@ -494,12 +499,12 @@ static PyObject *py_hand_values(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "seat, phases or scores do not fit the game");
             goto fail;
         }
-        o[i] = hand_value(g, seat, phase_values, score_values, weight);
+        o[i] = model.ok ? win_value(g, seat, (const double *)model.view.buf) : hand_value(g, seat, phase_values, score_values, weight);
     }
-    release(&slots), release(&idx), release(&phases), release(&scores), release(&out);
+    release(&slots), release(&idx), release(&phases), release(&scores), release(&out), release(&model);
     Py_RETURN_NONE;
 fail:
-    release(&slots), release(&idx), release(&phases), release(&scores), release(&out);
+    release(&slots), release(&idx), release(&phases), release(&scores), release(&out), release(&model);
     return NULL;
 }
 
@@ -507,24 +512,30 @@ fail:
  * search.c's rollout search for the seat to act in each slot (which must not be over). */
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
-    PyObject *slots_obj, *idx_obj, *seeds_obj, *out_obj, *drawn_obj, *weights_obj = Py_None;
+    PyObject *slots_obj, *idx_obj, *seeds_obj, *out_obj, *drawn_obj, *weights_obj = Py_None, *model_obj = Py_None;
     SearchSettings cfg;
     cfg.after_down = 0;
     cfg.consistent_tries = 0;
     cfg.streams = 0;
-    if (!PyArg_ParseTuple(args, "OOiiddOOO|Opip", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
+    cfg.win_model = NULL;
+    if (!PyArg_ParseTuple(args, "OOiiddOOO|OpipO", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
                           &cfg.points_weight, &seeds_obj, &out_obj, &drawn_obj, &weights_obj, &cfg.after_down,
-                          &cfg.consistent_tries, &cfg.streams))
+                          &cfg.consistent_tries, &cfg.streams, &model_obj))
         return NULL;
     if (cfg.samples < 1 || cfg.min_samples < 2)
         return PyErr_Format(PyExc_ValueError, "samples must be at least 1 and min_samples at least 2");
-    Buf slots, idx, seeds = {0}, out = {0}, drawn = {0}, weights = {0};
+    Buf slots, idx, seeds = {0}, out = {0}, drawn = {0}, weights = {0}, model = {0};
     if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
     Py_ssize_t m = idx.view.len / 8;
     if (get_buffer(seeds_obj, &seeds, 0, 8, "seeds") < 0 || check_len(&seeds, m * 8, "seeds") < 0 ||
         get_buffer(out_obj, &out, 1, 8, "out") < 0 || check_len(&out, m * 8, "out") < 0 ||
         get_buffer(drawn_obj, &drawn, 1, 8, "samples_out") < 0 || check_len(&drawn, m * 8, "samples_out") < 0)
         goto fail;
+    if (model_obj != Py_None) {
+        if (get_buffer(model_obj, &model, 0, 8, "win_model") < 0 || check_len(&model, 11 * 11 * 2 * 8, "win_model (11, 11, 2)") < 0)
+            goto fail;
+        cfg.win_model = (const double *)model.view.buf;
+    }
     if (weights_obj != Py_None && (get_buffer(weights_obj, &weights, 0, 8, "weights") < 0 ||
                                    check_len(&weights, m * 8 * MAX_PLAYERS * NUM_KINDS, "weights (M, 6, 50)") < 0))
         goto fail;
@@ -546,10 +557,10 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         dr[i] = stats.samples;
     }
     Py_END_ALLOW_THREADS
-    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn), release(&weights);
+    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn), release(&weights), release(&model);
     Py_RETURN_NONE;
 fail:
-    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn), release(&weights);
+    release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn), release(&weights), release(&model);
     return NULL;
 }
 
@@ -688,7 +699,7 @@ static PyMethodDef methods[] = {
     {"determinize", py_determinize, METH_VARARGS, "determinize(slots, indices, seats, seeds): redeal what each seat cannot see"},
     {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, seeds, out, samples_out[, weights, after_down, consistent, streams])"},
     {"belief_features", py_belief_features, METH_VARARGS, "belief_features(slots, indices, me, other, out, hidden, unseen)"},
-    {"hand_values", py_hand_values, METH_VARARGS, "hand_values(slots, indices, seat, phases, scores, points_weight, out)"},
+    {"hand_values", py_hand_values, METH_VARARGS, "hand_values(slots, indices, seat, phases, scores, points_weight, out[, win_model])"},
     {"collect", py_collect, METH_VARARGS, "collect(slots, indices, selfplay, rewards, terminated, truncated, seats)"},
     {"heuristic", py_heuristic, METH_VARARGS, "heuristic(slots, indices, out): the heuristic's action for each seat to act"},
     {NULL, NULL, 0, NULL},

@@ -25,6 +25,25 @@ double hand_value(const Game *g, int seat, const int *phases, const int *scores,
     return (double)(made - best_made) + weight * (double)(best_added - added) / 100;
 }
 
+/* The win chance of ``seat`` where a play-out stopped, as agents/training/win_model.py's
+ * win_value (the reference): 2 won, -2 lost at the game's end; else 4p - 2 for
+ * p = sigmoid(a + b x lead / 100), a and b by its phases and the best other seat's (most
+ * phases, then fewest points), lead the points that seat has more than it. */
+double win_value(const Game *g, int seat, const double *model) {
+    if (g->stage == STAGE_GAME_OVER) return (g->winners >> seat) & 1 ? 2.0 : -2.0;
+    int best = -1;
+    for (int s = 0; s < g->num_players; s++) {
+        if (s == seat || !g->active[s]) continue;
+        if (best < 0 || g->completed[s] > g->completed[best] ||
+            (g->completed[s] == g->completed[best] && g->scores[s] < g->scores[best]))
+            best = s;
+    }
+    int me = g->completed[seat] > 10 ? 10 : g->completed[seat], other = g->completed[best] > 10 ? 10 : g->completed[best];
+    const double *w = model + 2 * (me * 11 + other);
+    double z = w[0] + w[1] * (double)(g->scores[best] - g->scores[seat]) / 100;
+    return 4.0 / (1.0 + exp(-z)) - 2.0;
+}
+
 /* Deck streams (agents/policies/streams.py, the reference, says why the odds are unchanged):
  * each position of the draw pile belongs to a seat, in turn order from the next to draw where
  * the play-out starts, and a seat drawing from the pile takes the topmost card it owns (the top
@@ -137,7 +156,8 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
                 pcg_seed(&playout_rng, seed);
                 slot_playout(&world, 1, 0, &playout_rng);
             }
-            double v = hand_value(&world.g, seat, phases, scores, cfg->points_weight);
+            double v = cfg->win_model ? win_value(&world.g, seat, cfg->win_model)
+                                      : hand_value(&world.g, seat, phases, scores, cfg->points_weight);
             if (!i) {
                 base = v;
                 continue;
