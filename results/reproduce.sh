@@ -3,7 +3,7 @@
 # docs/evaluation.md, docs/training.md).
 # Usage: results/reproduce.sh [bench|heuristic|vecenv|default|trainers|strong|mcts|champion|ladder|all]   (default: all)
 # Times on the 2-core reference machine: bench ~3 min, heuristic ~15 min, vecenv ~5 min,
-# default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, champion ~6 h, ladder ~80 min.
+# default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, champion ~7 h, ladder ~80 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -145,6 +145,21 @@ if [[ $what == champion || $what == all ]]; then
     log=results/champion_streams64_${streams}_dev_vs_heuristic_2p.txt; : > "$log"
     run phase10 eval --agents champion:samples=64,streams=$streams heuristic --games 1000 --seed 777000 --workers 1 --max-steps 10000 --json results/champion_streams64_${streams}_dev_vs_heuristic_2p.json
   done
+  # Judging a play-out by the chance to win (models/champion.md, "Judging a play-out by the chance
+  # to win, tried"): the win model (2 min; the shipped one is models/champion_wins.npz), then
+  # games at 64 deals, about 11 min each at 2 players and 6 min at 4.
+  log=results/champion_wins.txt; : > "$log"
+  run python -m agents.training.win_model configs/belief/champion.yaml --out runs/champion/champion_wins.npz
+  log=results/champion_wins64_dev_vs_heuristic_2p.txt; : > "$log"
+  run phase10 eval --agents champion:samples=64,wins=true heuristic --games 1000 --seed 777000 --workers 2 --max-steps 10000 --json results/champion_wins64_dev_vs_heuristic_2p.json
+  log=results/champion_wins64_fresh_vs_heuristic_2p.txt; : > "$log"
+  run phase10 eval --agents champion:samples=64,wins=true heuristic --games 1000 --seed 8000000 --workers 2 --max-steps 10000 --json results/champion_wins64_fresh_vs_heuristic_2p.json
+  log=results/champion_counting64_fresh_vs_heuristic_2p.txt; : > "$log"
+  run phase10 eval --agents champion:samples=64,wins=false heuristic --games 1000 --seed 8000000 --workers 2 --max-steps 10000 --json results/champion_counting64_fresh_vs_heuristic_2p.json
+  log=results/champion_wins64_vs_heuristics_4p.txt; : > "$log"
+  run phase10 eval --agents champion:samples=64,wins=true heuristic heuristic heuristic --players 4 --games 400 --seed 7000000 --workers 2 --max-steps 20000 --json results/champion_wins64_vs_heuristics_4p.json
+  log=results/champion_counting64_vs_heuristics_4p.txt; : > "$log"
+  run phase10 eval --agents champion:samples=64,wins=false heuristic heuristic heuristic --players 4 --games 400 --seed 7000000 --workers 2 --max-steps 20000 --json results/champion_counting64_vs_heuristics_4p.json
 fi
 
 if [[ $what == ladder || $what == all ]]; then

@@ -129,6 +129,16 @@ def win_value(model: np.ndarray, seat: int, phases: Sequence[int], scores: Seque
     return float(4 / (1 + np.exp(-(a + b * (scores[best] - scores[seat]) / 100))) - 2)
 
 
+def odds(model: np.ndarray) -> str:
+    """A few of the model's chances, to read it by: a phase ahead early and late (with 50 points
+    fewer, as a seat a phase ahead usually has), and on phase 9 both, 50 points fewer and more."""
+    def chance(mine: int, theirs: int, lead: float = 0.0) -> float:
+        a, b = model[mine, theirs]
+        return float(1 / (1 + np.exp(-(a + b * lead / 100))))
+    return (f"a phase ahead and 50 points fewer, on 3 against 2: {chance(3, 2, 50):.2f}, 9 against 8: {chance(9, 8, 50):.2f}; "
+            f"9 both, 50 points fewer: {chance(9, 9, 50):.2f}, 50 more: {chance(9, 9, -50):.2f}")
+
+
 def train(cfg: WinConfig, log: Callable[[str], None] = print) -> dict[int, np.ndarray]:
     """Collect and fit a model per seat count; write them to ``cfg.out``."""
     models = {}
@@ -136,7 +146,7 @@ def train(cfg: WinConfig, log: Callable[[str], None] = print) -> dict[int, np.nd
         started = time.time()
         ends, won = hand_ends(n, games, cfg.seed)
         models[n] = fit(ends, won)
-        log(f"{n} players: {len(ends):,} hand ends of {games:,} games, {time.time() - started:.0f} s")
+        log(f"{n} players: {len(ends):,} hand ends of {games:,} games, {time.time() - started:.0f} s; {odds(models[n])}")
     Path(cfg.out).parent.mkdir(parents=True, exist_ok=True)
     arrays: dict[str, Any] = {f"n{n}": m for n, m in models.items()}
     np.savez(cfg.out, **arrays)
