@@ -54,4 +54,3 @@ class DeckStreams:
                 break
         self.size = len(pile) - 1
         self.owner.pop()
-

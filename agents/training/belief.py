@@ -15,7 +15,6 @@ writes the model (``.npz``, numpy arrays only) and a JSON summary beside it.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from dataclasses import dataclass
@@ -23,11 +22,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from phase10_env import core
 from phase10_env.core.convert import rules_tuple
 from phase10_env.engine.config import load_rules
+
+from .model_config import load_section, train_command
 
 DRAW_STAGE = 0
 
@@ -54,15 +54,7 @@ class BeliefConfig:
 
 
 def load_config(path: str | Path) -> BeliefConfig:
-    data = yaml.safe_load(Path(path).read_text()) or {}
-    belief = dict(data.get("belief", {}))
-    for key in ("players", "hidden"):
-        if key in belief:
-            belief[key] = tuple(belief[key])
-    unknown = set(belief) - set(BeliefConfig.__dataclass_fields__)
-    if unknown:
-        raise ValueError(f"{path}: unknown belief options {sorted(unknown)}")
-    return BeliefConfig(**belief)
+    return load_section(path, "belief", BeliefConfig)
 
 
 def collect(num_players: int, rows: int, keep: float, seed: int, batch_games: int = 256) -> tuple[np.ndarray, ...]:
@@ -176,14 +168,7 @@ def train(cfg: BeliefConfig, log: Any = print) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Train the champion's belief model (configs/belief/champion.yaml).")
-    parser.add_argument("config")
-    parser.add_argument("--out", help="where to write the model (default: the config's belief.out)")
-    args = parser.parse_args(argv)
-    cfg = load_config(args.config)
-    if args.out:
-        cfg = BeliefConfig(**{**cfg.__dict__, "out": args.out})
-    train(cfg)
+    train_command(argv, "Train the champion's belief model (configs/belief/champion.yaml).", "belief", BeliefConfig, train)
 
 
 if __name__ == "__main__":

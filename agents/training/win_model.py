@@ -22,7 +22,6 @@ One command, from a config: ``python -m agents.training.win_model configs/belief
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,11 +29,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from phase10_env import core
 from phase10_env.core.convert import load_game
 from phase10_env.engine import Game
+
+from .model_config import load_section, train_command
 
 GAME_OVER = 2
 
@@ -55,14 +55,7 @@ class WinConfig:
 
 
 def load_config(path: str | Path) -> WinConfig:
-    data = dict((yaml.safe_load(Path(path).read_text()) or {}).get("wins", {}))
-    for key in ("players", "games"):
-        if key in data:
-            data[key] = tuple(data[key])
-    unknown = set(data) - set(WinConfig.__dataclass_fields__)
-    if unknown:
-        raise ValueError(f"{path}: unknown wins options {sorted(unknown)}")
-    return WinConfig(**data)
+    return load_section(path, "wins", WinConfig)
 
 
 def hand_ends(num_players: int, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -155,14 +148,7 @@ def train(cfg: WinConfig, log: Callable[[str], None] = print) -> dict[int, np.nd
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Train the champion's win model (configs/belief/champion.yaml, wins).")
-    parser.add_argument("config")
-    parser.add_argument("--out", help="where to write the model (default: the config's wins.out)")
-    args = parser.parse_args(argv)
-    cfg = load_config(args.config)
-    if args.out:
-        cfg = WinConfig(**{**cfg.__dict__, "out": args.out})
-    train(cfg)
+    train_command(argv, "Train the champion's win model (configs/belief/champion.yaml, wins).", "wins", WinConfig, train)
 
 
 if __name__ == "__main__":

@@ -91,3 +91,13 @@ def test_a_seat_count_without_a_model_and_a_bad_file_are_clear_errors(tmp_path: 
 def test_the_champion_judging_by_wins_plays_legal_games() -> None:
     for players in (2, 4):
         assert len(play_game(players, "champion:samples=8,min_samples=4,wins=true", seed=players)) > 20
+
+
+def test_a_config_option_the_models_do_not_know_is_a_clear_error(tmp_path: Path) -> None:
+    from agents.training import belief
+
+    config = tmp_path / "champion.yaml"
+    config.write_text("belief:\n  players: [2]\n  epochs: 1\nwins:\n  players: [2]\n  games: [5]\n  gamse: 3\n")
+    assert belief.load_config(config).players == (2,)  # lists read as tuples
+    with pytest.raises(ValueError, match=r"unknown wins options \['gamse'\]"):
+        load_config(config)
