@@ -2,7 +2,7 @@
 
 Heuristic players play 2-player games (the first hands of each); at every decision of seat 0
 where the champion has more than one candidate, the champion is asked under each budget
-(``samples``; the other options its defaults), each with deals of its own, and answers are
+(``samples``; the other options ``--options``', else its defaults), each with deals of its own, and answers are
 compared: how often a race runs to the cap with a candidate undecided, how often the choice is
 not the heuristic's, and how often two budgets choose differently. Two runs at the same budget
 give the disagreement the deals alone cause; a larger budget matters only as far as it
@@ -14,7 +14,7 @@ disagrees more than that.
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from phase10_env.codec import next_action
 from phase10_env.engine import Game
 from phase10_env.heuristic import HeuristicAgent
 
-from ..policies.champion import ChampionAgent, ChampionConfig
+from ..policies.champion import ChampionAgent, ChampionConfig, parse_champion_options
 from .tournament import game_seed
 
 
@@ -78,12 +78,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budgets", type=int, nargs="+", default=[256, 1024, 1024, 4096],
                         help="the champion's deals a decision, one race each (repeat one to see the deals' own noise)")
     parser.add_argument("--hands", type=int, default=3, help="the first hands of each game")
+    parser.add_argument("--options", default="", help="the champion's other options, as in its spec (wins=false)")
     parser.add_argument("--seed", type=int, default=777_500)
     args = parser.parse_args(argv)
     if args.games < 1 or args.hands < 1:
         parser.error("games and hands must be positive")
     try:  # a budget outside the champion's range of samples is refused by its config
-        configs = [ChampionConfig(samples=budget) for budget in args.budgets]
+        base = parse_champion_options(args.options)
+        configs = [replace(base, samples=budget) for budget in args.budgets]
     except ValueError as e:
         parser.error(str(e))
     print(champion_races(args.games, configs, args.hands, args.seed).table())

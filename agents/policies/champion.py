@@ -2,11 +2,13 @@
 
 At each draw and each discard (before its phase is down only, with ``after_down=false``),
 the agent deals the cards it cannot see many times, plays every candidate move (both draws;
-every discard) in each deal, lets the heuristic play all seats to the end of the hand, and
-plays the candidate whose gain over the heuristic's own choice clears ``confidence``
-standard errors (the heuristic's choice otherwise): :mod:`agents.policies.mcts`'s method,
-whole in C (``search`` of :mod:`phase10_env.core`), so a decision affords hundreds of
-play-outs. Lay-downs and hits are the heuristic's.
+every discard) in each deal, lets the heuristic play all seats to the end of the hand, judges
+where the hand ended by the chance to win the game from there (a second learned model, the win
+model: :mod:`agents.training.win_model`), and plays the candidate whose gain over the
+heuristic's own choice clears ``confidence`` standard errors (the heuristic's choice
+otherwise): :mod:`agents.policies.mcts`'s method, whole in C (``search`` of
+:mod:`phase10_env.core`), so a decision affords hundreds of play-outs. Lay-downs and hits are
+the heuristic's.
 
 What makes it more than that search is where the deals come from. A uniform deal gives an
 opponent any card the agent has not seen; a real opponent's hand is not uniform: it kept what
@@ -19,8 +21,8 @@ chance that one unseen copy of it is in that opponent's hand; deals draw each op
 hidden cards with those weights.
 
 Spec: ``champion`` or ``champion:samples=512,confidence=1.5`` (:class:`ChampionConfig`); the
-model is ``models/champion.npz`` (numpy arrays, loaded without unpickling; its card is
-``models/champion.md``). Needs the native core. Deterministic for a seed.
+models are ``models/champion.npz`` and ``models/champion_wins.npz`` (numpy arrays, loaded
+without unpickling; their card is ``models/champion.md``). Needs the native core. Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ class ChampionConfig:
     * ``min_samples``: deals before a candidate may leave the race (one whose gain over the
       heuristic's choice is below zero by ``confidence`` standard errors leaves);
     * ``confidence``: the standard errors a candidate's mean gain must clear to be played;
-    * ``points_weight``: what 100 points added to one's score weigh against one phase made;
+    * ``points_weight``: with ``wins=false``, what 100 points added to one's score weigh against
+      one phase made;
     * ``belief``: deal opponents' cards by the belief model (``false``: uniformly, the plain
       search, for comparison);
     * ``after_down``: search the discards after the phase is down too (the race to go out;
@@ -63,8 +66,8 @@ class ChampionConfig:
     * ``streams``: play-outs draw the pile by deck streams (:mod:`agents.policies.streams`:
       the same odds, about 40% less variance in a candidate's gain);
     * ``wins``: judge a play-out by the chance to win the game it leaves, from the win model
-      ``models/champion_wins.npz`` (:mod:`agents.training.win_model`), instead of counting phases
-      made and points.
+      ``models/champion_wins.npz`` (:mod:`agents.training.win_model`) (``false``: count phases
+      made less the best opponent's, and points weighed by ``points_weight``, the judge before).
     """
 
     samples: int = 1024
@@ -75,7 +78,7 @@ class ChampionConfig:
     after_down: bool = True
     consistent: int = 0
     streams: bool = False
-    wins: bool = False
+    wins: bool = True
 
     def __post_init__(self) -> None:
         check_ranges(self, OPTION_RANGES, "champion")

@@ -139,3 +139,11 @@ def test_a_race_draws_the_deals_before_a_candidate_may_leave_and_never_more_than
     assert "#0 and #1" in races.table()
     with pytest.raises(SystemExit):
         race_main(["--budgets", "0"])
+
+
+def test_a_race_run_takes_the_champions_other_options_and_refuses_bad_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    race_main(["--games", "1", "--hands", "1", "--budgets", "8", "--options", "wins=false,min_samples=4"])
+    assert "#0     8 deals" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        race_main(["--games", "1", "--options", "width=3"])
+    assert "bad champion option 'width=3'" in capsys.readouterr().err
