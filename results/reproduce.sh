@@ -3,7 +3,7 @@
 # docs/evaluation.md, docs/training.md).
 # Usage: results/reproduce.sh [bench|heuristic|vecenv|default|trainers|strong|mcts|champion|ladder|all]   (default: all)
 # Times on the 2-core reference machine: bench ~3 min, heuristic ~15 min, vecenv ~5 min,
-# default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, champion ~7 h, ladder ~80 min.
+# default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, champion ~9 h, ladder ~80 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -110,44 +110,46 @@ if [[ $what == champion || $what == all ]]; then
   run python -m agents.training.belief configs/belief/champion.yaml --out runs/champion/champion.npz
   cp runs/champion/champion.json results/champion_belief.json
   log=results/champion_vs_heuristic_2p.txt; : > "$log"
-  run phase10 eval --agents champion:samples=256,min_samples=16,after_down=false heuristic --games 1000 --seed 5000000 --workers 1 --max-steps 10000 --json results/champion_vs_heuristic_2p.json
+  run phase10 eval --agents champion:samples=256,min_samples=16,after_down=false,wins=false heuristic --games 1000 --seed 5000000 --workers 1 --max-steps 10000 --json results/champion_vs_heuristic_2p.json
   log=results/champion_uniform_vs_heuristic_2p.txt; : > "$log"
-  run phase10 eval --agents champion:samples=256,min_samples=16,after_down=false,belief=false heuristic --players 2 --games 400 --seed 5000000 --workers 1 --max-steps 10000 --json results/champion_uniform_vs_heuristic_2p.json
+  run phase10 eval --agents champion:samples=256,min_samples=16,after_down=false,belief=false,wins=false heuristic --players 2 --games 400 --seed 5000000 --workers 1 --max-steps 10000 --json results/champion_uniform_vs_heuristic_2p.json
   log=results/champion_vs_heuristics_4p.txt; : > "$log"
-  run phase10 eval --agents champion:samples=256,min_samples=16,after_down=false heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 1 --max-steps 20000 --json results/champion_vs_heuristics_4p.json
+  run phase10 eval --agents champion:samples=256,min_samples=16,after_down=false,wins=false heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 1 --max-steps 20000 --json results/champion_vs_heuristics_4p.json
   # A larger budget with a lower bar (models/champion.md, "The search's budget, tried afterwards").
   log=results/champion_tuned_vs_heuristic_2p.txt; : > "$log"
-  run phase10 eval --agents champion:confidence=1.0,samples=512,min_samples=16,after_down=false heuristic --games 1000 --seed 5000000 --workers 2 --max-steps 10000 --json results/champion_tuned_vs_heuristic_2p.json
+  run phase10 eval --agents champion:confidence=1.0,samples=512,min_samples=16,after_down=false,wins=false heuristic --games 1000 --seed 5000000 --workers 2 --max-steps 10000 --json results/champion_tuned_vs_heuristic_2p.json
   log=results/champion_tuned_vs_heuristics_4p.txt; : > "$log"
-  run phase10 eval --agents champion:confidence=1.0,samples=512,min_samples=16,after_down=false heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 2 --max-steps 20000 --json results/champion_tuned_vs_heuristics_4p.json
+  run phase10 eval --agents champion:confidence=1.0,samples=512,min_samples=16,after_down=false,wins=false heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 2 --max-steps 20000 --json results/champion_tuned_vs_heuristics_4p.json
   # Searching the discards after the phase is down too (models/champion.md, "After the phase is down").
   log=results/champion_after_down_vs_heuristic_2p.txt; : > "$log"
-  run phase10 eval --agents champion:after_down=true,samples=256,min_samples=16 heuristic --games 1000 --seed 5000000 --workers 2 --max-steps 10000 --json results/champion_after_down_vs_heuristic_2p.json
+  run phase10 eval --agents champion:after_down=true,samples=256,min_samples=16,wins=false heuristic --games 1000 --seed 5000000 --workers 2 --max-steps 10000 --json results/champion_after_down_vs_heuristic_2p.json
   log=results/champion_after_down_vs_heuristics_4p.txt; : > "$log"
-  run phase10 eval --agents champion:after_down=true,samples=256,min_samples=16 heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 2 --max-steps 20000 --json results/champion_after_down_vs_heuristics_4p.json
+  run phase10 eval --agents champion:after_down=true,samples=256,min_samples=16,wins=false heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 2 --max-steps 20000 --json results/champion_after_down_vs_heuristics_4p.json
   # Both, with four times the deals (models/champion.md, "Four times the deals"): about 85 ms a
   # turn. This is the default since; `champion` alone plays the same games.
   log=results/champion_budget_vs_heuristic_2p.txt; : > "$log"
-  run phase10 eval --agents champion:after_down=true,samples=1024,min_samples=32 heuristic --games 1000 --seed 5000000 --workers 2 --max-steps 10000 --json results/champion_budget_vs_heuristic_2p.json
+  run phase10 eval --agents champion:after_down=true,samples=1024,min_samples=32,wins=false heuristic --games 1000 --seed 5000000 --workers 2 --max-steps 10000 --json results/champion_budget_vs_heuristic_2p.json
   log=results/champion_budget_vs_heuristics_4p.txt; : > "$log"
-  run phase10 eval --agents champion:after_down=true,samples=1024,min_samples=32 heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 2 --max-steps 20000 --json results/champion_budget_vs_heuristics_4p.json
+  run phase10 eval --agents champion:after_down=true,samples=1024,min_samples=32,wins=false heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 2 --max-steps 20000 --json results/champion_budget_vs_heuristics_4p.json
   # What more deals would change (models/champion.md, "What more deals would change"): about 5 min.
   log=results/champion_race.txt; : > "$log"
-  run python -m agents.evaluation.champion_race --games 30 --budgets 256 1024 1024 4096
+  run python -m agents.evaluation.champion_race --games 30 --budgets 256 1024 1024 4096 --options wins=false
   # Deck streams (models/champion.md, "Deck streams, tried"): the noise of a candidate's gain
   # (about 2 min), then games on development deals (about 30 min, then 2 x 33 min).
   log=results/gain_noise.txt; : > "$log"
   run python -m agents.evaluation.gain_noise --games 12 --deals 256
   run python -m agents.evaluation.gain_noise --games 12 --deals 256 --players 4
   log=results/champion_streams_dev_vs_heuristic_2p.txt; : > "$log"
-  run phase10 eval --agents champion:streams=true heuristic --games 400 --seed 777000 --workers 2 --max-steps 10000 --json results/champion_streams_dev_vs_heuristic_2p.json
+  run phase10 eval --agents champion:streams=true,wins=false heuristic --games 400 --seed 777000 --workers 2 --max-steps 10000 --json results/champion_streams_dev_vs_heuristic_2p.json
   for streams in false true; do
     log=results/champion_streams64_${streams}_dev_vs_heuristic_2p.txt; : > "$log"
-    run phase10 eval --agents champion:samples=64,streams=$streams heuristic --games 1000 --seed 777000 --workers 1 --max-steps 10000 --json results/champion_streams64_${streams}_dev_vs_heuristic_2p.json
+    run phase10 eval --agents champion:samples=64,streams=$streams,wins=false heuristic --games 1000 --seed 777000 --workers 1 --max-steps 10000 --json results/champion_streams64_${streams}_dev_vs_heuristic_2p.json
   done
   # Judging a play-out by the chance to win (models/champion.md, "Judging a play-out by the chance
-  # to win, tried"): the win model (2 min; the shipped one is models/champion_wins.npz), then
-  # games at 64 deals, about 11 min each at 2 players and 6 min at 4.
+  # to win"): the win model (2 min; the shipped one is models/champion_wins.npz), then games at 64
+  # deals, about 11 min each at 2 players and 6 min at 4, then at the default budget on the held-out
+  # deals, about 68 min at 2 players and 52 min at 4. This is the default since; `champion` alone
+  # plays the same games.
   log=results/champion_wins.txt; : > "$log"
   run python -m agents.training.win_model configs/belief/champion.yaml --out runs/champion/champion_wins.npz
   log=results/champion_wins64_dev_vs_heuristic_2p.txt; : > "$log"
@@ -160,6 +162,10 @@ if [[ $what == champion || $what == all ]]; then
   run phase10 eval --agents champion:samples=64,wins=true heuristic heuristic heuristic --players 4 --games 400 --seed 7000000 --workers 2 --max-steps 20000 --json results/champion_wins64_vs_heuristics_4p.json
   log=results/champion_counting64_vs_heuristics_4p.txt; : > "$log"
   run phase10 eval --agents champion:samples=64,wins=false heuristic heuristic heuristic --players 4 --games 400 --seed 7000000 --workers 2 --max-steps 20000 --json results/champion_counting64_vs_heuristics_4p.json
+  log=results/champion_wins_vs_heuristic_2p.txt; : > "$log"
+  run phase10 eval --agents champion:wins=true heuristic --games 1000 --seed 5000000 --workers 2 --max-steps 10000 --json results/champion_wins_vs_heuristic_2p.json
+  log=results/champion_wins_vs_heuristics_4p.txt; : > "$log"
+  run phase10 eval --agents champion:wins=true heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 2 --max-steps 20000 --json results/champion_wins_vs_heuristics_4p.json
 fi
 
 if [[ $what == ladder || $what == all ]]; then
