@@ -4,9 +4,9 @@ Heuristic players play 2-player games (the first hands of each); at every decisi
 where the champion has more than one candidate, the champion is asked under each budget
 (``samples``; its other options from ``--options``, else its defaults), each with deals of its
 own, and answers are compared: how often a race runs to the cap with a candidate undecided, how
-often the choice is not the heuristic's, and how often two budgets choose differently. Two runs at the same budget
-give the disagreement the deals alone cause; a larger budget matters only as far as it
-disagrees more than that.
+often the choice is not the heuristic's, and how often two budgets choose differently. Two runs
+at the same budget give the disagreement the deals alone cause; a larger budget matters only as
+far as it disagrees more than that.
 
     python -m agents.evaluation.champion_race --games 30 --budgets 256 1024 1024 4096
 """

@@ -22,7 +22,8 @@ hidden cards with those weights.
 
 Spec: ``champion`` or ``champion:samples=512,confidence=1.5`` (:class:`ChampionConfig`); the
 models are ``models/champion.npz`` and ``models/champion_wins.npz`` (numpy arrays, loaded
-without unpickling; their card is ``models/champion.md``). Needs the native core. Deterministic for a seed.
+without unpickling; their card is ``models/champion.md``). Needs the native core.
+Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -150,11 +151,11 @@ class ChampionAgent:
     name = "champion"
 
     def __init__(self, config: ChampionConfig | None = None, seed: int | None = None,
-                 model: str | Path = MODEL) -> None:
+                 model: str | Path = MODEL, win_model: str | Path = WIN_MODEL) -> None:
         self.config = config or ChampionConfig()
         self.core = core.native()
         self.belief = BeliefModel(model) if self.config.belief else None
-        self.win_model = load_win_model() if self.config.wins else None
+        self.win_model = load_win_model(win_model) if self.config.wins else None
         self.heuristic = HeuristicAgent()
         self.rng = np.random.default_rng(seed)
         self.slot = np.zeros((1, core.SLOT_BYTES), dtype=np.uint8)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.policies.champion import ChampionAgent, ChampionConfig, load_win_model
+from agents.policies.champion import ChampionAgent, ChampionConfig
 from agents.training.champion import main
 from phase10_env.engine import Game
 
@@ -25,8 +25,8 @@ def test_one_command_trains_both_models_a_champion_then_plays_with(tmp_path: Pat
     main([str(config), "--out-dir", str(tmp_path / "out")])
     beliefs, wins = tmp_path / "out" / "beliefs.npz", tmp_path / "out" / "wins.npz"
     assert (tmp_path / "out" / "beliefs.json").exists()  # the belief model's training summary
-    champion = ChampionAgent(ChampionConfig(samples=4, min_samples=2), seed=0, model=beliefs)
-    champion.win_model = load_win_model(wins)
+    champion = ChampionAgent(ChampionConfig(samples=4, min_samples=2), seed=0, model=beliefs, win_model=wins)
+    assert champion.win_model is not None and set(champion.win_model) == {2}  # the tiny model, not the shipped one
     game = Game(2, seed=3)
     assert champion.search(game.view(game.current)) >= 0
 
