@@ -83,7 +83,8 @@ def cmd_ladder(args: argparse.Namespace) -> None:
                          "--no-plot skips it")
     try:
         result = run_ladder(args.agents, args.games, args.table_players, args.table_games, args.seed, _rules(args),
-                            args.workers, max_steps=MAX_STEPS if args.max_steps is None else args.max_steps)
+                            args.workers, max_steps=MAX_STEPS if args.max_steps is None else args.max_steps,
+                            matches=args.matches)
     except ValueError as e:
         raise SystemExit(f"error: {e}") from None
     table = result.markdown()
@@ -443,6 +444,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", default="runs/ladder/ladder.png", help="write the heatmap and ratings PNG here")
     p.add_argument("--no-plot", action="store_true", help="write no PNG (needs no matplotlib)")
     p.add_argument("--markdown", help="also write the Markdown table here")
+    p.add_argument("--matches", help="keep each match in this directory as it ends, and read back the matches "
+                                     "already there instead of playing them again (a stopped ladder goes on); "
+                                     "delete it when an agent changed")
     _add_rules_args(p)
     p.set_defaults(func=cmd_ladder)
 

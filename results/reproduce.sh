@@ -177,5 +177,6 @@ if [[ $what == ladder || $what == all ]]; then
   log=results/ladder.txt; : > "$log"
   # The six agents of `phase10 ladder` (random, the two shipped models, heuristic, mcts, champion),
   # pairs only: the champion's games cost about 10 CPU-s each.
-  run phase10 ladder --games 200 --table-players 0 --workers 2 --json results/ladder.json --plot results/ladder.png --markdown results/ladder.md
+  # Each match is kept in results/ladder_matches/ as it ends: run again, a stopped ladder goes on.
+  run phase10 ladder --games 200 --table-players 0 --workers 2 --json results/ladder.json --plot results/ladder.png --markdown results/ladder.md --matches results/ladder_matches
 fi

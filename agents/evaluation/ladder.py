@@ -22,7 +22,8 @@ ordinal, ``mu - 3 * sigma``.
     agents        the agent specs, in the order given
     settings      games_per_pair, table_players, table_games, seed, rules, max_steps, workers (the
                   most processes a match ran on: built-in agents alone play in the native core, in
-                  one), rating (library, version, model, tau, ordinal)
+                  one), rating (library, version, model, tau, ordinal), matches_read_back (with
+                  ``matches``: commit -> the matches read back that were played at it)
     pairs[]       agents [A, B], seed, games, truncated, seconds, seconds_per_game,
                   results[] per agent: agent, wins, win_rate, ci95 [lo, hi] (Wilson, 95%),
                   seat_games, seat_wins (per seat 0, 1), ms_per_turn (its thinking time)
@@ -52,7 +53,8 @@ from openskill.models import PlackettLuce
 from phase10_env.engine.config import RulesSpec, load_rules
 
 from ..policies.registry import make_agent
-from .tournament import GameOutcome, TournamentResult, run_tournament, wilson_interval
+from .match_store import load_match, save_match
+from .tournament import GameOutcome, MatchSetup, TournamentResult, run_tournament, seat_entries, wilson_interval
 
 DEFAULT_AGENTS = ("random", "ppo:models/default.zip", "heuristic", "ppo:models/strong.zip", "mcts", "champion")
 FORMAT = "phase10-ladder/1"
@@ -176,8 +178,17 @@ class LadderResult:
                    "ranked by phases and score." if unfinished else "")
         note = (f"{s['games_per_pair']} games per pair{tables}; seats and first deal rotated; seed {s['seed']}; win rate "
                 f"of the row against the column, 95% Wilson interval; OpenSkill {s['rating']['model']} ratings from "
-                f"every game's finishing order; {self.seconds / 60:.1f} min on {_count(s['workers'], 'process')}.{stopped}")
+                f"every game's finishing order; {self.seconds / 60:.1f} min on {_count(s['workers'], 'process')}"
+                f"{self._read_back_note()}.{stopped}")
         return "\n".join(lines) + "\n\n" + note
+
+    def _read_back_note(self) -> str:
+        read_back = self.settings.get("matches_read_back") or {}
+        if not read_back:
+            return ""
+        played = sum(m.seconds for m in self.pairs + self.tables) / 60
+        return (f" ({_count(sum(map(len, read_back.values())), 'match')} read back from earlier runs, played at "
+                f"{', '.join(sorted(read_back))}; all the matches' games took {played:.1f} min)")
 
     def plot(self, path: str | Path) -> None:
         """A PNG: the pairwise win-rate heatmap beside each agent's rating (μ, bar to μ − 3σ)."""
@@ -221,7 +232,7 @@ class LadderResult:
 
 
 def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "es" if noun.endswith("s") else "s")
+    return f"{n} {noun}" + ("" if n == 1 else "es" if noun.endswith(("s", "ch")) else "s")
 
 
 def _rate_cell(rate: float, ci: tuple[float, float]) -> str:
@@ -284,21 +295,33 @@ def check_ladder(agents: Sequence[str], games_per_pair: int, table_players: int,
 
 def run_ladder(agents: Sequence[str] = DEFAULT_AGENTS, games_per_pair: int = 200, table_players: int = 4,
                table_games: int = 64, seed: int = 0, rules: RulesSpec = None,
-               workers: int | None = None, max_steps: int = MAX_STEPS, progress: bool = True) -> LadderResult:
+               workers: int | None = None, max_steps: int = MAX_STEPS, progress: bool = True,
+               matches: str | Path | None = None) -> LadderResult:
     """Play every pair of ``agents`` (``games_per_pair`` games each) and, with ``table_players``
     (3-6; 0 for none), every table of that many of them (``table_games`` games each); rate every
     game. ``workers`` processes (default: all cores); the same seed gives the same results. A
-    game unfinished after ``max_steps`` actions has no winner and is rated by its standings."""
+    game unfinished after ``max_steps`` actions has no winner and is rated by its standings.
+    With ``matches``, a directory: each match is kept there as it ends, and a match already
+    there is read back instead of played (:mod:`~agents.evaluation.match_store`)."""
     agents = tuple(agents)
     check_ladder(agents, games_per_pair, table_players, table_games)
     if max_steps <= 0:
         raise ValueError(f"max steps must be positive, not {max_steps}")
     rules_dict = load_rules(rules).to_dict()
     start = time.perf_counter()
+    read_back: dict[str, list[str]] = {}  # commit -> the matches read back that were played at it
 
     def match(entries: tuple[str, ...], games: int) -> TournamentResult:
-        return run_tournament(entries, len(entries), games, match_seed(seed, entries), rules_dict, workers,
-                              max_steps=max_steps, progress=progress)
+        setup = MatchSetup(seat_entries(entries, len(entries)), len(entries), rules_dict, match_seed(seed, entries),
+                           max_steps)
+        if matches is not None and (kept := load_match(matches, setup, games)) is not None:
+            read_back.setdefault(kept[1], []).append(" vs ".join(entries))
+            return kept[0]
+        result = run_tournament(entries, len(entries), games, setup.seed, rules_dict, workers, max_steps=max_steps,
+                                progress=progress)
+        if matches is not None:
+            save_match(matches, result)
+        return result
 
     pairs = [match(pair, games_per_pair) for pair in itertools.combinations(agents, 2)]
     tables = [match(table, table_games) for table in itertools.combinations(agents, table_players)] if table_players else []
@@ -307,5 +330,6 @@ def run_ladder(agents: Sequence[str] = DEFAULT_AGENTS, games_per_pair: int = 200
                 "table_games": table_games if table_players else 0, "seed": seed, "rules": rules_dict,
                 "max_steps": max_steps, "workers": max(m.workers for m in pairs + tables),
                 "rating": {"library": "openskill", "version": _versions()["openskill"], "model": "PlackettLuce",
-                           "tau": 0.0, "ordinal": f"mu - {ORDINAL_Z:g} sigma"}}
+                           "tau": 0.0, "ordinal": f"mu - {ORDINAL_Z:g} sigma"},
+                "matches_read_back": read_back}
     return LadderResult(agents, pairs, tables, ratings, settings, time.perf_counter() - start)
