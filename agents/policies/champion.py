@@ -41,6 +41,7 @@ from phase10_env.engine.cards import SKIP
 from phase10_env.heuristic import HeuristicAgent
 from phase10_env.policy import PlayerObservation
 
+from ..training.win_model import layers
 from .options import check_ranges, parse_options
 
 MODEL = Path(__file__).resolve().parents[2] / "models" / "champion.npz"
@@ -98,15 +99,33 @@ def parse_champion_options(text: str) -> ChampionConfig:
 WIN_MODEL = Path(__file__).resolve().parents[2] / "models" / "champion_wins.npz"
 
 
-def load_win_model(path: str | Path = WIN_MODEL) -> dict[int, np.ndarray]:
-    """Per seat count, the ``(11, 11, 2)`` win model (:mod:`agents.training.win_model`), stored as
-    ``n2``, ``n3``, ... in an ``.npz`` file, read without unpickling."""
+@dataclass(frozen=True)
+class WinModel:
+    """The win model (:mod:`agents.training.win_model`): per seat count, a monotone network's
+    flat weights, all with ``hidden`` units a layer."""
+
+    by_players: dict[int, np.ndarray]
+    hidden: int
+
+
+def load_win_model(path: str | Path = WIN_MODEL) -> WinModel:
+    """The win model stored as ``n2``, ``n3``, ... and ``hidden`` in an ``.npz`` file, read
+    without unpickling; a ValueError if an array does not fit its seat count or a weight is
+    negative (the network would not be monotone)."""
     with np.load(path, allow_pickle=False) as data:
         models = {int(name[1:]): np.ascontiguousarray(data[name], dtype=np.float64) for name in data.files
                   if name[:1] == "n" and name[1:].isdigit()}
-    if not models or any(m.shape != (11, 11, 2) for m in models.values()):
-        raise ValueError(f"{path} is not a win model: it must hold (11, 11, 2) arrays named n2, n3, ...")
-    return models
+        hidden = int(data["hidden"]) if "hidden" in data.files else 0
+    if not models or hidden < 1:
+        raise ValueError(f"{path} is not a win model: it must hold hidden and arrays named n2, n3, ...")
+    for players, model in models.items():
+        try:
+            w0, _, w1, _, w2, _ = layers(model, hidden)
+        except ValueError as e:
+            raise ValueError(f"{path} is not a win model: n{players}: {e}") from None
+        if min(w0.min(), w1.min(), w2.min()) < 0:
+            raise ValueError(f"{path} is not a win model: n{players} has negative weights")
+    return WinModel(models, hidden)
 
 
 class BeliefModel:
@@ -187,17 +206,17 @@ class ChampionAgent:
         seeds = self.rng.integers(2**63, size=1, dtype=np.uint64)
         self.core.search(self.slot, self.row, cfg.samples, cfg.min_samples, cfg.confidence, cfg.points_weight,
                          seeds, out, drawn, self.weights(view), cfg.after_down, cfg.consistent, cfg.streams,
-                         self.judge(view.num_players))
+                         self.judge(view.num_players), self.win_model.hidden if self.win_model else 0)
         return int(out[0]), int(drawn[0])
 
     def judge(self, players: int) -> np.ndarray | None:
-        """The win model for ``players`` seats (None: the search counts phases and points)."""
+        """The win model's weights for ``players`` seats (None: the search counts phases and points)."""
         if self.win_model is None:
             return None
-        if players not in self.win_model:
+        if players not in self.win_model.by_players:
             raise ValueError(f"champion option wins: the win model has no model for {players} players "
-                             f"(it has {sorted(self.win_model)})")
-        return self.win_model[players]
+                             f"(it has {sorted(self.win_model.by_players)})")
+        return self.win_model.by_players[players]
 
     def weights(self, view: SeatView) -> np.ndarray | None:
         """The belief model's weights per seat and kind, ``(1, 6, 50)`` (1 for this seat)."""

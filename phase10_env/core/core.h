@@ -222,17 +222,23 @@ void slot_playout(Slot *s, int until_hand, int random_policy, Pcg64 *rng);
 void slot_determinize(Slot *s, int seat, Pcg64 *rng);
 
 /* ---------------------------------------------------------------- search.c */
+#define WIN_HIDDEN_MAX 64
+typedef struct {
+    const double *weights; /* the flat network of agents/training/win_model.py (NULL: none) */
+    int hidden;
+} WinModel;
 typedef struct {
     int samples, min_samples; /* samples drawn at most; before a candidate may leave the race */
     double confidence, points_weight;
     int after_down;           /* search discards once the phase is down too */
     int consistent_tries;     /* > 0: keep a sample only if the heuristic would have made each other seat's last discard (up to this many deals) */
     int streams;              /* play-outs draw the pile by deck streams (slot_playout_streams) */
-    const double *win_model;  /* (11, 11, 2): a play-out's worth is a win chance (search.c's win_value); NULL: hand_value */
+    WinModel win_model;       /* a play-out's worth is a win chance (search.c's win_value); no weights: hand_value */
 } SearchSettings;
 typedef struct { int candidates, samples; } SearchStats;
 double hand_value(const Game *g, int seat, const int *phases, const int *scores, double weight);
-double win_value(const Game *g, int seat, const double *model); /* model (11, 11, 2): agents/training/win_model.py */
+double win_value(const Game *g, int seat, const WinModel *model); /* agents/training/win_model.py */
+int win_model_size(int hidden); /* the numbers in a win model's weights */
 /* weights: per seat and kind, a belief model's weights for dealing hidden cards (NULL: uniform) */
 /* Play ``action`` of the seat to act, then the heuristic in every seat to the end of the hand
  * (or PLAYOUT_HAND_ACTIONS actions), each draw from the pile taken by deck streams owned from

@@ -464,19 +464,34 @@ fail:
     return NULL;
 }
 
-/* ---------------------------------------------------------------- hand_values(slots, indices, seat, phases int64 (P,), scores int64 (P,), points_weight, out float64 (M,)[, win_model float64 (11, 11, 2)])
+/* The win model in ``model`` (float64, ``hidden`` units a layer) has its size, or a ValueError. */
+static int check_win_model(const Buf *model, int hidden) {
+    if (hidden < 1 || hidden > WIN_HIDDEN_MAX) {
+        PyErr_Format(PyExc_ValueError, "win_hidden must be 1 to %d, not %d", WIN_HIDDEN_MAX, hidden);
+        return -1;
+    }
+    if (model->view.len != (Py_ssize_t)win_model_size(hidden) * 8) {
+        PyErr_Format(PyExc_ValueError, "win_model: a model with %d hidden units has %d numbers, not %zd", hidden,
+                     win_model_size(hidden), model->view.len / 8);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- hand_values(slots, indices, seat, phases int64 (P,), scores int64 (P,), points_weight, out float64 (M,)[, win_model float64, win_hidden])
  * What the hand played out in each slot was worth to ``seat`` (the search's value, see
  * agents/policies/mcts.py): 2 or -2 if the game ended (won or lost); else its phases made less
  * the best other active seat's (most phases made, then fewest points added), plus
  * points_weight x (the points that seat added less its own) / 100, from ``phases`` and
- * ``scores`` before the hand. With ``win_model`` (11, 11, 2): search.c's win_value instead. */
+ * ``scores`` before the hand. With ``win_model`` (a flat network of ``win_hidden`` units):
+ * search.c's win_value instead. */
 
 static PyObject *py_hand_values(PyObject *self, PyObject *args) {
     PyObject *slots_obj, *idx_obj, *phases_obj, *scores_obj, *out_obj, *model_obj = Py_None;
-    int seat;
+    int seat, hidden = 0;
     double weight;
-    if (!PyArg_ParseTuple(args, "OOiOOdO|O", &slots_obj, &idx_obj, &seat, &phases_obj, &scores_obj, &weight, &out_obj,
-                          &model_obj))
+    if (!PyArg_ParseTuple(args, "OOiOOdO|Oi", &slots_obj, &idx_obj, &seat, &phases_obj, &scores_obj, &weight, &out_obj,
+                          &model_obj, &hidden))
         return NULL;
     Buf slots, idx, phases = {0}, scores = {0}, out = {0}, model = {0};
     if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
@@ -484,9 +499,9 @@ static PyObject *py_hand_values(PyObject *self, PyObject *args) {
     if (get_buffer(phases_obj, &phases, 0, 8, "phases") < 0 || get_buffer(scores_obj, &scores, 0, 8, "scores") < 0 ||
         get_buffer(out_obj, &out, 1, 8, "out") < 0 || check_len(&out, m * 8, "out") < 0)
         goto fail;
-    if (model_obj != Py_None &&
-        (get_buffer(model_obj, &model, 0, 8, "win_model") < 0 || check_len(&model, 11 * 11 * 2 * 8, "win_model (11, 11, 2)") < 0))
+    if (model_obj != Py_None && (get_buffer(model_obj, &model, 0, 8, "win_model") < 0 || check_win_model(&model, hidden) < 0))
         goto fail;
+    WinModel net = {(const double *)model.view.buf, hidden};
     const int64_t *ix = (const int64_t *)idx.view.buf, *ph = (const int64_t *)phases.view.buf, *sc = (const int64_t *)scores.view.buf;
     double *o = (double *)out.view.buf;
     int phase_values[MAX_PLAYERS] = {0}, score_values[MAX_PLAYERS] = {0};
@@ -499,7 +514,7 @@ static PyObject *py_hand_values(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "seat, phases or scores do not fit the game");
             goto fail;
         }
-        o[i] = model.ok ? win_value(g, seat, (const double *)model.view.buf) : hand_value(g, seat, phase_values, score_values, weight);
+        o[i] = model.ok ? win_value(g, seat, &net) : hand_value(g, seat, phase_values, score_values, weight);
     }
     release(&slots), release(&idx), release(&phases), release(&scores), release(&out), release(&model);
     Py_RETURN_NONE;
@@ -508,7 +523,7 @@ fail:
     return NULL;
 }
 
-/* ---------------------------------------------------------------- search(slots, indices, samples, min_samples, confidence, points_weight, seeds uint64 (M,), out int64 (M,), samples_out int64 (M,)[, weights float64 (M, 6, 50), after_down, consistent, streams])
+/* ---------------------------------------------------------------- search(slots, indices, samples, min_samples, confidence, points_weight, seeds uint64 (M,), out int64 (M,), samples_out int64 (M,)[, weights float64 (M, 6, 50), after_down, consistent, streams, win_model float64, win_hidden])
  * search.c's rollout search for the seat to act in each slot (which must not be over). */
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
@@ -517,10 +532,11 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     cfg.after_down = 0;
     cfg.consistent_tries = 0;
     cfg.streams = 0;
-    cfg.win_model = NULL;
-    if (!PyArg_ParseTuple(args, "OOiiddOOO|OpipO", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
+    cfg.win_model.weights = NULL;
+    cfg.win_model.hidden = 0;
+    if (!PyArg_ParseTuple(args, "OOiiddOOO|OpipOi", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
                           &cfg.points_weight, &seeds_obj, &out_obj, &drawn_obj, &weights_obj, &cfg.after_down,
-                          &cfg.consistent_tries, &cfg.streams, &model_obj))
+                          &cfg.consistent_tries, &cfg.streams, &model_obj, &cfg.win_model.hidden))
         return NULL;
     if (cfg.samples < 1 || cfg.min_samples < 2)
         return PyErr_Format(PyExc_ValueError, "samples must be at least 1 and min_samples at least 2");
@@ -532,9 +548,9 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         get_buffer(drawn_obj, &drawn, 1, 8, "samples_out") < 0 || check_len(&drawn, m * 8, "samples_out") < 0)
         goto fail;
     if (model_obj != Py_None) {
-        if (get_buffer(model_obj, &model, 0, 8, "win_model") < 0 || check_len(&model, 11 * 11 * 2 * 8, "win_model (11, 11, 2)") < 0)
+        if (get_buffer(model_obj, &model, 0, 8, "win_model") < 0 || check_win_model(&model, cfg.win_model.hidden) < 0)
             goto fail;
-        cfg.win_model = (const double *)model.view.buf;
+        cfg.win_model.weights = (const double *)model.view.buf;
     }
     if (weights_obj != Py_None && (get_buffer(weights_obj, &weights, 0, 8, "weights") < 0 ||
                                    check_len(&weights, m * 8 * MAX_PLAYERS * NUM_KINDS, "weights (M, 6, 50)") < 0))
@@ -697,9 +713,9 @@ static PyMethodDef methods[] = {
     {"playout", py_playout, METH_VARARGS, "playout(slots, indices, until_hand, random_policy, seeds): play every seat out"},
     {"playout_streams", py_playout_streams, METH_VARARGS, "playout_streams(slots, indices, actions): play out by deck streams"},
     {"determinize", py_determinize, METH_VARARGS, "determinize(slots, indices, seats, seeds): redeal what each seat cannot see"},
-    {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, seeds, out, samples_out[, weights, after_down, consistent, streams])"},
+    {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, seeds, out, samples_out[, weights, after_down, consistent, streams, win_model, win_hidden])"},
     {"belief_features", py_belief_features, METH_VARARGS, "belief_features(slots, indices, me, other, out, hidden, unseen)"},
-    {"hand_values", py_hand_values, METH_VARARGS, "hand_values(slots, indices, seat, phases, scores, points_weight, out[, win_model])"},
+    {"hand_values", py_hand_values, METH_VARARGS, "hand_values(slots, indices, seat, phases, scores, points_weight, out[, win_model, win_hidden])"},
     {"collect", py_collect, METH_VARARGS, "collect(slots, indices, selfplay, rewards, terminated, truncated, seats)"},
     {"heuristic", py_heuristic, METH_VARARGS, "heuristic(slots, indices, out): the heuristic's action for each seat to act"},
     {NULL, NULL, 0, NULL},

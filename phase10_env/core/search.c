@@ -25,22 +25,35 @@ double hand_value(const Game *g, int seat, const int *phases, const int *scores,
     return (double)(made - best_made) + weight * (double)(best_added - added) / 100;
 }
 
+int win_model_size(int hidden) { return 3 * hidden + hidden + 2 * hidden * hidden + hidden + hidden + 1; }
+
 /* The win chance of ``seat`` where a play-out stopped, as agents/training/win_model.py's
- * win_value (the reference): 2 won, -2 lost at the game's end; else 4p - 2 for
- * p = sigmoid(a + b x lead / 100), a and b by its phases and the best other seat's (most
- * phases, then fewest points), lead the points that seat has more than it. */
-double win_value(const Game *g, int seat, const double *model) {
+ * win_value (the reference): 2 won, -2 lost at the game's end; else 4p - 2 for p the monotone
+ * network's: each other seat read alone by the first layer (the seat's phases, minus that
+ * seat's, the lead over it; an inactive seat as 0 phases, 1,000 points behind), then the second
+ * layer on those readings' sum and least. */
+double win_value(const Game *g, int seat, const WinModel *model) {
     if (g->stage == STAGE_GAME_OVER) return (g->winners >> seat) & 1 ? 2.0 : -2.0;
-    int best = -1;
+    int h = model->hidden;
+    const double *w0 = model->weights, *b0 = w0 + 3 * h, *w1 = b0 + h, *b1 = w1 + 2 * h * h, *w2 = b1 + h, *b2 = w2 + h;
+    double pooled[2 * WIN_HIDDEN_MAX]; /* the sum over the other seats, then the least */
+    for (int j = 0; j < h; j++) pooled[j] = 0, pooled[h + j] = INFINITY;
     for (int s = 0; s < g->num_players; s++) {
-        if (s == seat || !g->active[s]) continue;
-        if (best < 0 || g->completed[s] > g->completed[best] ||
-            (g->completed[s] == g->completed[best] && g->scores[s] < g->scores[best]))
-            best = s;
+        if (s == seat) continue;
+        double x[3] = {g->completed[seat] / 10.0, g->active[s] ? -g->completed[s] / 10.0 : 0.0,
+                       (g->active[s] ? g->scores[s] - g->scores[seat] : 1000) / 300.0};
+        for (int j = 0; j < h; j++) {
+            double e = tanh(x[0] * w0[j] + x[1] * w0[h + j] + x[2] * w0[2 * h + j] + b0[j]);
+            pooled[j] += e;
+            if (e < pooled[h + j]) pooled[h + j] = e;
+        }
     }
-    int me = g->completed[seat] > 10 ? 10 : g->completed[seat], other = g->completed[best] > 10 ? 10 : g->completed[best];
-    const double *w = model + 2 * (me * 11 + other);
-    double z = w[0] + w[1] * (double)(g->scores[best] - g->scores[seat]) / 100;
+    double z = b2[0];
+    for (int j = 0; j < h; j++) {
+        double a = b1[j];
+        for (int i = 0; i < 2 * h; i++) a += pooled[i] * w1[i * h + j];
+        z += tanh(a) * w2[j];
+    }
     return 4.0 / (1.0 + exp(-z)) - 2.0;
 }
 
@@ -156,7 +169,7 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
                 pcg_seed(&playout_rng, seed);
                 slot_playout(&world, 1, 0, &playout_rng);
             }
-            double v = cfg->win_model ? win_value(&world.g, seat, cfg->win_model)
+            double v = cfg->win_model.weights ? win_value(&world.g, seat, &cfg->win_model)
                                       : hand_value(&world.g, seat, phases, scores, cfg->points_weight);
             if (!i) {
                 base = v;

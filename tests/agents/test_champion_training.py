@@ -15,7 +15,7 @@ pytestmark = pytest.mark.compiled("native core")
 
 TINY = """
 belief: {players: [2], rows: 300, keep: 0.5, hidden: [8], epochs: 1, out: somewhere/beliefs.npz}
-wins: {players: [2], games: [30], out: somewhere/wins.npz}
+wins: {players: [2], games: [30], hidden: 4, epochs: 2, out: somewhere/wins.npz}
 """
 
 
@@ -26,7 +26,7 @@ def test_one_command_trains_both_models_a_champion_then_plays_with(tmp_path: Pat
     beliefs, wins = tmp_path / "out" / "beliefs.npz", tmp_path / "out" / "wins.npz"
     assert (tmp_path / "out" / "beliefs.json").exists()  # the belief model's training summary
     champion = ChampionAgent(ChampionConfig(samples=4, min_samples=2), seed=0, model=beliefs, win_model=wins)
-    assert champion.win_model is not None and set(champion.win_model) == {2}  # the tiny model, not the shipped one
+    assert champion.win_model is not None and set(champion.win_model.by_players) == {2}  # the tiny model, not the shipped one
     game = Game(2, seed=3)
     assert champion.search(game.view(game.current)) >= 0
 
