@@ -15,15 +15,15 @@ it went on to win.
 Model: a small network, monotone by construction. Each other seat is read alone, by the same
 first layer: from the seat's phases, minus that seat's phases and the lead over it; the second
 layer reads those readings' sum and their least (the strongest other seat's; so no seat's place
-in the order matters) and gives the chance (a sigmoid out). Every weight is non-negative and every unit increasing (tanh), so a
-phase the seat makes or a point it leads by never lowers its chance, and a phase another seat
-makes never raises it. The first model, a table of logistic regressions per pair of phase
-counts (the seat's and the best other's), fitted each cell alone; where heuristic games seldom
-go (a seat phases ahead by hundreds of points) its cells disagreed, and the search followed
-them: against a player on 2 phases with 400 points more than it, the table gave a seat on 4
-phases 0.994 and on 7 phases 0.966, so the champion held back its phase against weak play.
-One network per seat count, stored as ``n2``, ``n3``, ... (its layers' weights and biases in
-one flat array) with ``hidden``, in one ``.npz`` file (numpy arrays only).
+in the order matters) and gives the chance (a sigmoid out). Every weight is non-negative and
+every unit increasing (tanh), so a phase the seat makes or a point it leads by never lowers its
+chance, and a phase another seat makes never raises it. The first model was a table of logistic
+regressions per pair of phase counts (the seat's and the best other's), each cell fitted alone;
+where heuristic games seldom go (a seat phases ahead by hundreds of points) its cells disagreed,
+and the search followed them: against a player on 2 phases with 400 points more than it, the
+table gave a seat on 4 phases 0.994 and on 7 phases 0.966, so the champion held back its phases
+against weak play. One network per seat count, stored as ``n2``, ``n3``, ... (its layers'
+weights and biases in one flat array) with ``hidden``, in one ``.npz`` file (numpy arrays only).
 
 One command, from a config: ``python -m agents.training.win_model configs/belief/champion.yaml``
 (its ``wins`` section).
