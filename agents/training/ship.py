@@ -40,11 +40,15 @@ def machine() -> str:
 
 
 def commit() -> str:
-    """The git commit the code was at (with ``+ local changes`` when the tree differs from it)."""
+    """The git commit the code was at (with ``+ local changes`` when the tree differs from it).
+
+    ``results/`` is left out of the comparison: it holds what runs wrote (``results/reproduce.sh``
+    empties its tracked log before each run), not anything an agent plays by."""
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                               text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ":(top)",
+                                ":(top,exclude)results"],
+                               capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"
     return head + (" + local changes" if dirty else "")
