@@ -21,7 +21,6 @@ import os
 import re
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 from ..training.ship import commit
 from .tournament import GameOutcome, MatchSetup, TournamentResult
@@ -65,7 +64,7 @@ def load_match(directory: str | Path, setup: MatchSetup, games: int) -> tuple[To
         if differ or record["games"] != games:
             raise ValueError(f"it is another match (differs in {', '.join(differ or ['games'])}); "
                              "delete it, or give another directory")
-        outcomes = [_outcome(o) for o in record["outcomes"]]
+        outcomes = [GameOutcome.from_json(o) for o in record["outcomes"]]
         if len(outcomes) != games:
             raise ValueError(f"it holds {len(outcomes)} games' outcomes, not {games}")
         match = TournamentResult(setup, outcomes, seconds=float(record["seconds"]), workers=int(record["workers"]))
@@ -74,10 +73,3 @@ def load_match(directory: str | Path, setup: MatchSetup, games: int) -> tuple[To
         raise ValueError(f"{path} cannot be read back as a match: {e!r}") from None
     except ValueError as e:
         raise ValueError(f"{path}: {e}") from None
-
-
-def _outcome(data: dict[str, Any]) -> GameOutcome:
-    return GameOutcome(index=int(data["index"]), seats=tuple(data["seats"]), first_dealer=int(data["first_dealer"]),
-                       winners=tuple(data["winners"]), scores=tuple(data["scores"]), phases=tuple(data["phases"]),
-                       hands=int(data["hands"]), steps=int(data["steps"]), truncated=bool(data["truncated"]),
-                       thinking=tuple(data["thinking"]), turns=tuple(data["turns"]))

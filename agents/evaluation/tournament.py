@@ -60,6 +60,15 @@ class GameOutcome:
     thinking: tuple[float, ...] = field(default=(), compare=False)  # CPU seconds each entry spent choosing: timing, not outcome
     turns: tuple[int, ...] = ()  # turns each entry played (its draws)
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any], with_thinking: bool = True) -> GameOutcome:
+        """The outcome a results file kept (``asdict`` of one, without ``thinking`` unless
+        ``with_thinking``); KeyError or TypeError if it is not one."""
+        return cls(index=int(data["index"]), seats=tuple(data["seats"]), first_dealer=int(data["first_dealer"]),
+                   winners=tuple(data["winners"]), scores=tuple(data["scores"]), phases=tuple(data["phases"]),
+                   hands=int(data["hands"]), steps=int(data["steps"]), truncated=bool(data["truncated"]),
+                   thinking=tuple(data["thinking"]) if with_thinking else (), turns=tuple(data["turns"]))
+
 
 @dataclass(frozen=True)
 class MatchSetup:
@@ -206,6 +215,8 @@ class TournamentResult:
             "bias_flags": self.bias_report(tests),
             "timing": {"seconds": self.seconds, "workers": self.workers, "games_per_second": self.games_per_second,
                        "ms_per_turn": dict(zip(self.names, self.ms_per_turn()))},
+            # game by game, for paired comparisons; thinking time is in "timing" alone
+            "outcomes": [{k: v for k, v in asdict(o).items() if k != "thinking"} for o in self.outcomes],
         }
 
     def save_json(self, path: str | Path) -> None:
