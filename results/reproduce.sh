@@ -172,6 +172,9 @@ if [[ $what == champion || $what == all ]]; then
   run phase10 eval --agents champion:wins=true heuristic --games 1000 --seed 5000000 --workers 2 --max-steps 10000 --json results/champion_net_vs_heuristic_2p.json
   log=results/champion_net_vs_heuristics_4p.txt; : > "$log"
   run phase10 eval --agents champion:wins=true heuristic heuristic heuristic --players 4 --games 400 --seed 6000000 --workers 2 --max-steps 20000 --json results/champion_net_vs_heuristics_4p.json
+  # the network at 4 players on the 64-deal development deals of the table and the counting judge
+  log=results/champion_net64_vs_heuristics_4p.txt; : > "$log"
+  run phase10 eval --agents champion:samples=64,wins=true heuristic heuristic heuristic --players 4 --games 400 --seed 7000000 --workers 2 --max-steps 20000 --json results/champion_net64_vs_heuristics_4p.json
   # The win table head to head with mcts and the strong model, on fresh deals (about 24 and 16 min;
   # at commit 5e31414 like the win table's rows above: the ladder has the network's pairs).
   log=results/champion_vs_mcts_2p.txt; : > "$log"
