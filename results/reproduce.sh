@@ -175,6 +175,9 @@ if [[ $what == champion || $what == all ]]; then
   # the network at 4 players on the 64-deal development deals of the table and the counting judge
   log=results/champion_net64_vs_heuristics_4p.txt; : > "$log"
   run phase10 eval --agents champion:samples=64,wins=true heuristic heuristic heuristic --players 4 --games 400 --seed 7000000 --workers 2 --max-steps 20000 --json results/champion_net64_vs_heuristics_4p.json
+  # and against the counting judge on those games, game by game (both runs keep each game's outcome)
+  log=results/champion_net64_vs_counting64_4p_paired.txt; : > "$log"
+  run python -m agents.evaluation.paired results/champion_net64_vs_heuristics_4p.json results/champion_counting64_vs_heuristics_4p.json --entry 0
   # The win table head to head with mcts and the strong model, on fresh deals (about 24 and 16 min;
   # at commit 5e31414 like the win table's rows above: the ladder has the network's pairs).
   log=results/champion_vs_mcts_2p.txt; : > "$log"
