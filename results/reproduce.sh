@@ -182,6 +182,10 @@ if [[ $what == champion || $what == all ]]; then
   # whatever it shows, alone and pooled with the held-out run above; it changes nothing shipped)
   log=results/champion_fresh_vs_heuristics_4p.txt; : > "$log"
   run phase10 eval --agents champion heuristic heuristic heuristic --players 4 --games 400 --seed 10000000 --workers 2 --max-steps 20000 --json results/champion_fresh_vs_heuristics_4p.json
+  # the shipped champion's races at 2 and 4 players, about 2 min each: as many decisions at both
+  log=results/champion_race_by_players.txt; : > "$log"
+  run python -m agents.evaluation.champion_race --games 30 --budgets 1024 1024 --players 2
+  run python -m agents.evaluation.champion_race --games 60 --budgets 1024 1024 --players 4
   # every held-out try in one figure, in the order tried
   log=results/champion_tries.txt; : > "$log"
   run python -m agents.evaluation.forest \

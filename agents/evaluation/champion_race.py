@@ -1,6 +1,6 @@
 """How the champion's races end, deal budget by deal budget: what more deals would change.
 
-Heuristic players play 2-player games (the first hands of each); at every decision of seat 0
+Heuristic players play games of 2 players (``--players``: up to 6; the first hands of each); at every decision of seat 0
 where the champion has more than one candidate, the champion is asked under each budget
 (``samples``; its other options from ``--options``, else its defaults), each with deals of its
 own, and answers are compared: how often a race runs to the cap with a candidate undecided, how
@@ -9,6 +9,7 @@ at the same budget give the disagreement the deals alone cause; a larger budget 
 far as it disagrees more than that.
 
     python -m agents.evaluation.champion_race --games 30 --budgets 256 1024 1024 4096
+    python -m agents.evaluation.champion_race --games 30 --budgets 1024 1024 --players 4
 """
 
 from __future__ import annotations
@@ -46,16 +47,17 @@ class Races:
         return "\n".join(rows)
 
 
-def champion_races(games: int, configs: list[ChampionConfig], hands: int = 3, seed: int = 777_500) -> Races:
+def champion_races(games: int, configs: list[ChampionConfig], hands: int = 3, seed: int = 777_500,
+                    players: int = 2) -> Races:
     """The champion's races, one per config, at seat 0's decisions in ``games`` heuristic games
-    (their first ``hands``)."""
+    of ``players`` (their first ``hands``)."""
     champions = [ChampionAgent(config) for config in configs]
     heuristic = HeuristicAgent()
     deals: list[list[int]] = []
     actions: list[list[int]] = []
     chosen: list[int] = []
     for g in range(games):
-        game = Game(2, seed=game_seed(seed, g))
+        game = Game(players, seed=game_seed(seed, g))
         while not game.is_over and game.hand_number <= hands:
             view = game.view(game.current)
             move = heuristic.choose_move(view)
@@ -79,16 +81,19 @@ def main(argv: list[str] | None = None) -> None:
                         help="the champion's deals a decision, one race each (repeat one to see the deals' own noise)")
     parser.add_argument("--hands", type=int, default=3, help="the first hands of each game")
     parser.add_argument("--options", default="", help="the champion's other options, as in its spec (wins=false)")
+    parser.add_argument("--players", type=int, default=2, help="seats at the table (2-6)")
     parser.add_argument("--seed", type=int, default=777_500)
     args = parser.parse_args(argv)
     if args.games < 1 or args.hands < 1:
         parser.error("games and hands must be positive")
+    if not 2 <= args.players <= 6:
+        parser.error(f"players must be 2-6, not {args.players}")
     try:  # a budget outside the champion's range of samples is refused by its config
         base = parse_champion_options(args.options)
         configs = [replace(base, samples=budget) for budget in args.budgets]
     except ValueError as e:
         parser.error(str(e))
-    print(champion_races(args.games, configs, args.hands, args.seed).table())
+    print(champion_races(args.games, configs, args.hands, args.seed, args.players).table())
 
 
 if __name__ == "__main__":

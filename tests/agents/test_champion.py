@@ -141,6 +141,14 @@ def test_a_race_draws_the_deals_before_a_candidate_may_leave_and_never_more_than
         race_main(["--budgets", "0"])
 
 
+def test_races_are_taken_at_the_table_size_asked() -> None:
+    four = champion_races(games=1, configs=[ChampionConfig(samples=8)], hands=1, players=4)
+    two = champion_races(games=1, configs=[ChampionConfig(samples=8)], hands=1)
+    assert len(four.heuristic) > 3 and len(four.heuristic) != len(two.heuristic)  # other deals: the games are 4-player ones
+    with pytest.raises(SystemExit):
+        race_main(["--players", "7"])
+
+
 def test_a_race_run_takes_the_champions_other_options_and_refuses_bad_ones(capsys: pytest.CaptureFixture[str]) -> None:
     race_main(["--games", "1", "--hands", "1", "--budgets", "8", "--options", "wins=false,min_samples=4"])
     assert "#0     8 deals" in capsys.readouterr().out
