@@ -18,6 +18,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from .ladder import can_plot
+
 
 @dataclass(frozen=True)
 class Run:
@@ -130,6 +132,8 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if args.labels is not None and len(args.labels) != len(args.results):
         p.error(f"{len(args.labels)} labels for {len(args.results)} results files: give one each")
+    if not can_plot():
+        p.error("the figure needs matplotlib (in the train extra: pip install -e \".[train]\")")
     labels = args.labels or [None] * len(args.results)
     try:
         targets = dict(parse_target(t) for t in args.target)
