@@ -1,12 +1,12 @@
 """How the champion's races end, deal budget by deal budget: what more deals would change.
 
-Heuristic players play games of 2 players (``--players``: up to 6; the first hands of each); at every decision of seat 0
-where the champion has more than one candidate, the champion is asked under each budget
-(``samples``; its other options from ``--options``, else its defaults), each with deals of its
-own, and answers are compared: how often a race runs to the cap with a candidate undecided, how
-often the choice is not the heuristic's, and how often two budgets choose differently. Two runs
-at the same budget give the disagreement the deals alone cause; a larger budget matters only as
-far as it disagrees more than that.
+Heuristic players play games (2 players, or ``--players``; the first hands of each); at every
+decision of seat 0 where the champion has more than one candidate, the champion is asked under
+each budget (``samples``; its other options from ``--options``, else its defaults), each with
+deals of its own, and answers are compared: how often a race runs to the cap with a candidate
+undecided, how often the choice is not the heuristic's, and how often two budgets choose
+differently. Two runs at the same budget give the disagreement the deals alone cause; a larger
+budget matters only as far as it disagrees more than that.
 
     python -m agents.evaluation.champion_race --games 30 --budgets 256 1024 1024 4096
     python -m agents.evaluation.champion_race --games 30 --budgets 1024 1024 --players 4
@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from phase10_env.codec import next_action
-from phase10_env.engine import Game
+from phase10_env.engine import MAX_PLAYERS, MIN_PLAYERS, Game
 from phase10_env.heuristic import HeuristicAgent
 
 from ..policies.champion import ChampionAgent, ChampionConfig, parse_champion_options
@@ -81,13 +81,13 @@ def main(argv: list[str] | None = None) -> None:
                         help="the champion's deals a decision, one race each (repeat one to see the deals' own noise)")
     parser.add_argument("--hands", type=int, default=3, help="the first hands of each game")
     parser.add_argument("--options", default="", help="the champion's other options, as in its spec (wins=false)")
-    parser.add_argument("--players", type=int, default=2, help="seats at the table (2-6)")
+    parser.add_argument("--players", type=int, default=2, help=f"seats at the table ({MIN_PLAYERS}-{MAX_PLAYERS})")
     parser.add_argument("--seed", type=int, default=777_500)
     args = parser.parse_args(argv)
     if args.games < 1 or args.hands < 1:
         parser.error("games and hands must be positive")
-    if not 2 <= args.players <= 6:
-        parser.error(f"players must be 2-6, not {args.players}")
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        parser.error(f"players must be {MIN_PLAYERS}-{MAX_PLAYERS}, not {args.players}")
     try:  # a budget outside the champion's range of samples is refused by its config
         base = parse_champion_options(args.options)
         configs = [replace(base, samples=budget) for budget in args.budgets]

@@ -18,7 +18,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from .ladder import can_plot
+from phase10_env.engine import MAX_PLAYERS, MIN_PLAYERS
+
+from .ladder import pyplot
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,9 @@ def parse_target(text: str) -> tuple[int, float]:
         target = (int(players), float(rate))
     except ValueError:
         target = (0, -1.0)
-    if not sep or not 2 <= target[0] <= 6 or not 0 <= target[1] <= 1:
-        raise ValueError(f"a target is PLAYERS=RATE with 2-6 players and a rate in [0, 1], not {text!r}")
+    if not sep or not MIN_PLAYERS <= target[0] <= MAX_PLAYERS or not 0 <= target[1] <= 1:
+        raise ValueError(f"a target is PLAYERS=RATE with {MIN_PLAYERS}-{MAX_PLAYERS} players and a rate in [0, 1], "
+                         f"not {text!r}")
     return target
 
 
@@ -80,14 +83,10 @@ def panels(runs: list[Run]) -> list[tuple[int, list[Run]]]:
 
 def plot(runs: list[Run], out: str | Path, targets: dict[int, float] | None = None, title: str = "") -> None:
     """Draw ``runs`` to the PNG ``out``, a panel per seat count (fewest seats first), rows top to
-    bottom in the order given."""
+    bottom in the order given; an ImportError if matplotlib is missing."""
     if not runs:
         raise ValueError("no runs to draw")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot("the figure")
     targets = targets or {}
     grouped = panels(runs)
     fig, axes = plt.subplots(len(grouped), 1, squeeze=False,
@@ -132,15 +131,13 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     if args.labels is not None and len(args.labels) != len(args.results):
         p.error(f"{len(args.labels)} labels for {len(args.results)} results files: give one each")
-    if not can_plot():
-        p.error("the figure needs matplotlib (in the train extra: pip install -e \".[train]\")")
     labels = args.labels or [None] * len(args.results)
     try:
         targets = dict(parse_target(t) for t in args.target)
         runs = [read_run(path, args.entry, label) for path, label in zip(args.results, labels)]
-    except ValueError as e:
+        plot(runs, args.out, targets, args.title)
+    except (ValueError, ImportError) as e:
         p.error(str(e))
-    plot(runs, args.out, targets, args.title)
     for run in runs:
         print(f"{run.players} players  {run.label}: {row_text(run)}")
     print(f"wrote {args.out}")

@@ -192,7 +192,7 @@ class LadderResult:
 
     def plot(self, path: str | Path) -> None:
         """A PNG: the pairwise win-rate heatmap beside each agent's rating (μ, bar to μ − 3σ)."""
-        plt = _pyplot()
+        plt = pyplot()
         order = [r.agent for r in self.ratings]
         n = len(order)
         grid = np.full((n, n), np.nan)
@@ -239,9 +239,11 @@ def _rate_cell(rate: float, ci: tuple[float, float]) -> str:
     return f"{rate:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]"
 
 
-def _pyplot() -> Any:
+def pyplot(what: str = "the ladder's PNG") -> Any:
+    """matplotlib's pyplot, drawing to files (no display); an ImportError saying that ``what``
+    needs it and which extra brings it, if it is not installed."""
     if not can_plot():
-        raise ImportError("the ladder's PNG needs matplotlib (in the train extra: pip install -e \".[train]\")")
+        raise ImportError(f"{what} needs matplotlib (in the train extra: pip install -e \".[train]\")")
     import matplotlib
 
     matplotlib.use("Agg")
