@@ -75,7 +75,8 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
 
 def cmd_ladder(args: argparse.Namespace) -> None:
-    from .evaluation.ladder import MAX_STEPS, can_plot, run_ladder
+    from .evaluation.ladder import MAX_STEPS, run_ladder
+    from .plotting import can_plot
 
     plot = None if args.no_plot else args.plot
     if plot and not can_plot():

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..plotting import pyplot
 from . import stats
 from .protocol import CONFIG_DIR, Protocol, load_protocol
 from .results import Row, load_rows
@@ -158,11 +159,7 @@ def write_report(paths: list[Path], out: Path, include_quick: bool = False, conf
 
 
 def _plots(rows: list[Row], table: list[dict[str, Any]], out: Path) -> list[Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot("the benchmark report's plots")
     tasks = [t for t in TASKS if any(r["task"] == t for r in table)]  # in the ladder's order
     trained_algos = sorted({r["algo"] for r in table if r["kind"] == "trained"})
     colour = {a: f"C{i % 10}" for i, a in enumerate(trained_algos)}  # one colour per algorithm in every plot

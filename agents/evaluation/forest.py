@@ -20,7 +20,7 @@ from pathlib import Path
 
 from phase10_env.engine import MAX_PLAYERS, MIN_PLAYERS
 
-from .ladder import pyplot
+from ..plotting import pyplot
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,6 @@ ordinal, ``mu - 3 * sigma``.
 from __future__ import annotations
 
 import importlib.metadata
-import importlib.util
 import itertools
 import json
 import platform
@@ -52,6 +51,7 @@ from openskill.models import PlackettLuce
 
 from phase10_env.engine.config import RulesSpec, load_rules
 
+from ..plotting import pyplot
 from ..policies.registry import make_agent
 from .match_store import load_match, save_match
 from .tournament import GameOutcome, MatchSetup, TournamentResult, run_tournament, seat_entries, wilson_interval
@@ -192,7 +192,7 @@ class LadderResult:
 
     def plot(self, path: str | Path) -> None:
         """A PNG: the pairwise win-rate heatmap beside each agent's rating (μ, bar to μ − 3σ)."""
-        plt = pyplot()
+        plt = pyplot("the ladder's PNG")
         order = [r.agent for r in self.ratings]
         n = len(order)
         grid = np.full((n, n), np.nan)
@@ -237,24 +237,6 @@ def _count(n: int, noun: str) -> str:
 
 def _rate_cell(rate: float, ci: tuple[float, float]) -> str:
     return f"{rate:.2f} [{ci[0]:.2f}, {ci[1]:.2f}]"
-
-
-def pyplot(what: str = "the ladder's PNG") -> Any:
-    """matplotlib's pyplot, drawing to files (no display); an ImportError saying that ``what``
-    needs it and which extra brings it, if it is not installed."""
-    if not can_plot():
-        raise ImportError(f"{what} needs matplotlib (in the train extra: pip install -e \".[train]\")")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def can_plot() -> bool:
-    """Whether matplotlib is there to draw the PNG."""
-    return importlib.util.find_spec("matplotlib") is not None
 
 
 def _versions() -> dict[str, str]:

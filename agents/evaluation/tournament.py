@@ -26,6 +26,7 @@ from phase10_env.actions import DRAW_DECK, DRAW_DISCARD
 from phase10_env.engine.config import RulesSpec, load_rules
 from phase10_env.play import play, policy_chooser
 
+from ..plotting import pyplot
 from ..policies.registry import cached_agent, forget_agents, make_agent
 from ..pool import parallel_map
 
@@ -245,11 +246,7 @@ class TournamentResult:
         return "\n".join(lines)
 
     def plot(self, path: str | Path) -> None:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        plt = pyplot("the tournament's plot")
         stats = self.entry_stats()
         fig, ax = plt.subplots(figsize=(1.6 + 1.3 * len(stats), 3.6))
         rates = [s.win_rate for s in stats]

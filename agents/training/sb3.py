@@ -28,6 +28,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvO
 from phase10_env import Phase10Env
 
 from ..evaluation.tournament import TournamentResult, run_tournament
+from ..plotting import pyplot
 from ..policies.registry import make_agent
 from . import rundir
 from .config import RUNS_DIR, TrainConfig
@@ -277,11 +278,7 @@ class TrainingRun:
             self.save_best(model)
 
     def plot_curve(self) -> Path:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        plt = pyplot("the learning curve")
         fig, ax = plt.subplots(figsize=(6, 3.6))
         for opponent in self.cfg.eval.opponents:
             pts = [p for p in self.curve if p.opponent == opponent]
