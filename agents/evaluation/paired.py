@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -71,7 +72,11 @@ def compare(first: TournamentResult, second: TournamentResult, entry: int = 0) -
         differ.append(f"games ({len(first.outcomes)} against {len(second.outcomes)})")
     if differ:
         raise ValueError(f"not the same games: they differ in {', '.join(differ)}")
-    won = [(entry in x.winners, entry in y.winners) for x, y in zip(first.outcomes, second.outcomes)]
+    return paired_wins([(entry in x.winners, entry in y.winners) for x, y in zip(first.outcomes, second.outcomes)])
+
+
+def paired_wins(won: Sequence[tuple[bool, bool]]) -> PairedComparison:
+    """The comparison of two players' wins (or one player's in two runs), deal by deal."""
     n = len(won)
     if n == 0:
         raise ValueError("no games to compare")

@@ -61,6 +61,9 @@ class ChampionConfig:
       search, for comparison);
     * ``after_down``: search the discards after the phase is down too (the race to go out;
       ``false``: the heuristic's);
+    * ``plays``: search a lay-down, a hit or a Skip of the heuristic's too, against every
+      discard (holding the play back this turn) and every other Skip target (``false``: the
+      heuristic's);
     * ``consistent``: deal each sample again, up to this many times, until every other seat's
       last discard is the one the heuristic would make from the hand dealt to it (0: keep
       every deal). At most 64: a web client may choose it, and at 4,096 samples 64 tries
@@ -78,6 +81,7 @@ class ChampionConfig:
     points_weight: float = 0.25
     belief: bool = True
     after_down: bool = True
+    plays: bool = False
     consistent: int = 0
     streams: bool = False
     wins: bool = True
@@ -199,14 +203,22 @@ class ChampionAgent:
     def race(self, view: SeatView) -> tuple[int, int]:
         """:meth:`search`'s action and the deals it drew (0: one candidate, nothing searched;
         ``samples``: a candidate was still undecided at the cap)."""
-        load_game(self.slot, 0, Game.from_view(view, self.rng))
+        return self.race_from(Game.from_view(view, self.rng), view)
+
+    def race_from(self, world: Game, view: SeatView, peek: bool = False) -> tuple[int, int]:
+        """:meth:`race` from ``world``, a game ``view`` could be seen from. With ``peek`` the
+        search deals only the draw pile and keeps every hand of ``world`` as it is: given the
+        true game, that is a search with a perfect belief, for :mod:`agents.evaluation.peek`
+        (an agent never does it)."""
+        load_game(self.slot, 0, world)
         remember_hand(self.slot, 0, view)
         cfg = self.config
         out, drawn = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
         seeds = self.rng.integers(2**63, size=1, dtype=np.uint64)
         self.core.search(self.slot, self.row, cfg.samples, cfg.min_samples, cfg.confidence, cfg.points_weight,
-                         seeds, out, drawn, self.weights(view), cfg.after_down, cfg.consistent, cfg.streams,
-                         self.judge(view.num_players), self.win_model.hidden if self.win_model else 0)
+                         seeds, out, drawn, None if peek else self.weights(view), cfg.after_down, cfg.consistent, cfg.streams,
+                         self.judge(view.num_players), self.win_model.hidden if self.win_model else 0, cfg.plays,
+                         peek)
         return int(out[0]), int(drawn[0])
 
     def judge(self, players: int) -> np.ndarray | None:

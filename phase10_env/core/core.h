@@ -231,6 +231,8 @@ typedef struct {
     int samples, min_samples; /* samples drawn at most; before a candidate may leave the race */
     double confidence, points_weight;
     int after_down;           /* search discards once the phase is down too */
+    int plays;                /* search the heuristic's lay-downs, hits and Skips against discarding */
+    int peek;                 /* deal the draw pile only, every hand as loaded: a diagnostic of a perfect belief */
     int consistent_tries;     /* > 0: keep a sample only if the heuristic would have made each other seat's last discard (up to this many deals) */
     int streams;              /* play-outs draw the pile by deck streams (slot_playout_streams) */
     WinModel win_model;       /* a play-out's worth is a win chance (search.c's win_value); no weights: hand_value */

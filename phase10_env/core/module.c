@@ -523,20 +523,23 @@ fail:
     return NULL;
 }
 
-/* ---------------------------------------------------------------- search(slots, indices, samples, min_samples, confidence, points_weight, seeds uint64 (M,), out int64 (M,), samples_out int64 (M,)[, weights float64 (M, 6, 50), after_down, consistent, streams, win_model float64, win_hidden])
+/* ---------------------------------------------------------------- search(slots, indices, samples, min_samples, confidence, points_weight, seeds uint64 (M,), out int64 (M,), samples_out int64 (M,)[, weights float64 (M, 6, 50), after_down, consistent, streams, win_model float64, win_hidden, plays, peek])
  * search.c's rollout search for the seat to act in each slot (which must not be over). */
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *slots_obj, *idx_obj, *seeds_obj, *out_obj, *drawn_obj, *weights_obj = Py_None, *model_obj = Py_None;
     SearchSettings cfg;
     cfg.after_down = 0;
+    cfg.plays = 0;
+    cfg.peek = 0;
     cfg.consistent_tries = 0;
     cfg.streams = 0;
     cfg.win_model.weights = NULL;
     cfg.win_model.hidden = 0;
-    if (!PyArg_ParseTuple(args, "OOiiddOOO|OpipOi", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
+    if (!PyArg_ParseTuple(args, "OOiiddOOO|OpipOipp", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
                           &cfg.points_weight, &seeds_obj, &out_obj, &drawn_obj, &weights_obj, &cfg.after_down,
-                          &cfg.consistent_tries, &cfg.streams, &model_obj, &cfg.win_model.hidden))
+                          &cfg.consistent_tries, &cfg.streams, &model_obj, &cfg.win_model.hidden, &cfg.plays,
+                          &cfg.peek))
         return NULL;
     if (cfg.samples < 1 || cfg.min_samples < 2)
         return PyErr_Format(PyExc_ValueError, "samples must be at least 1 and min_samples at least 2");
@@ -713,7 +716,7 @@ static PyMethodDef methods[] = {
     {"playout", py_playout, METH_VARARGS, "playout(slots, indices, until_hand, random_policy, seeds): play every seat out"},
     {"playout_streams", py_playout_streams, METH_VARARGS, "playout_streams(slots, indices, actions): play out by deck streams"},
     {"determinize", py_determinize, METH_VARARGS, "determinize(slots, indices, seats, seeds): redeal what each seat cannot see"},
-    {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, seeds, out, samples_out[, weights, after_down, consistent, streams, win_model, win_hidden])"},
+    {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, seeds, out, samples_out[, weights, after_down, consistent, streams, win_model, win_hidden, plays, peek])"},
     {"belief_features", py_belief_features, METH_VARARGS, "belief_features(slots, indices, me, other, out, hidden, unseen)"},
     {"hand_values", py_hand_values, METH_VARARGS, "hand_values(slots, indices, seat, phases, scores, points_weight, out[, win_model, win_hidden])"},
     {"collect", py_collect, METH_VARARGS, "collect(slots, indices, selfplay, rewards, terminated, truncated, seats)"},

@@ -110,12 +110,25 @@ void slot_playout_streams(Slot *s, int action) {
         act_streams(s, &st, heuristic_action(g, &s->p));
 }
 
-/* The candidates of a decision, the heuristic's first; 1 when there is nothing to search. */
-static int candidates(const Slot *root, int after_down, int *out) {
+/* A sample for a search that sees every hand (``peek``): the draw pile shuffled, nothing else. */
+static void shuffle_draw(Slot *s, Pcg64 *rng) {
+    Game *g = &s->g;
+    uint8_t pile[DECK_SIZE], order[DECK_SIZE];
+    memcpy(pile, g->draw, g->num_draw);
+    pcg_permutation(rng, g->num_draw, order);
+    for (int i = 0; i < g->num_draw; i++) g->draw[i] = pile[order[i]];
+    g->seed = pcg_seed63(rng);
+    pcg_seed(&g->rng, g->seed);
+}
+
+/* The candidates of a decision, the heuristic's first; 1 when there is nothing to search. With
+ * ``plays``, a lay-down, a hit or a Skip of the heuristic's is searched too: against every
+ * discard (holding the play back this turn) and every other Skip target. */
+static int candidates(const Slot *root, const SearchSettings *cfg, int *out) {
     const Game *g = &root->g;
     int seat = g->current, h = heuristic_action(g, &root->p), count = 0;
     out[count++] = h;
-    if ((g->laid[seat] && !after_down) || root->p.kind != PENDING_NONE) return count;
+    if ((g->laid[seat] && !cfg->after_down) || root->p.kind != PENDING_NONE) return count;
     uint8_t mask[NUM_ACTIONS];
     legal_mask(g, &root->p, mask);
     if (g->stage == STAGE_DRAW) {
@@ -123,15 +136,15 @@ static int candidates(const Slot *root, int after_down, int *out) {
             if (mask[a] && a != h) out[count++] = a;
         return count;
     }
-    if (h < DISCARD_FIRST || h > DISCARD_WILD) return count; /* a lay-down, a hit or a Skip: the heuristic's */
-    for (int a = DISCARD_FIRST; a <= DISCARD_WILD; a++)
+    if (!cfg->plays && (h < DISCARD_FIRST || h > DISCARD_WILD)) return count; /* a lay-down, a hit or a Skip */
+    for (int a = DISCARD_FIRST; a <= (cfg->plays ? SKIP_NO_EFFECT : DISCARD_WILD); a++)
         if (mask[a] && a != h) out[count++] = a;
     return count;
 }
 
 int search_action(const Slot *root, const SearchSettings *cfg, const double (*weights)[NUM_KINDS], Pcg64 *rng,
                   SearchStats *stats) {
-    int cand[64], k = candidates(root, cfg->after_down, cand), seat = root->g.current, n = root->g.num_players;
+    int cand[64], k = candidates(root, cfg, cand), seat = root->g.current, n = root->g.num_players;
     if (stats) {
         stats->candidates = k;
         stats->samples = 0;
@@ -150,7 +163,9 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
     while (drawn < cfg->samples && alive) {
         for (int tries = 0;; tries++) {
             sample = *root;
-            if (weights)
+            if (cfg->peek)
+                shuffle_draw(&sample, rng);
+            else if (weights)
                 slot_determinize_weighted(&sample, seat, weights, rng);
             else
                 slot_determinize(&sample, seat, rng);

@@ -80,6 +80,30 @@ def test_once_its_phase_is_down_the_champion_searches_its_discards_unless_told_n
     assert positions == 30 and differ > 0
 
 
+def test_with_plays_the_champion_weighs_a_lay_down_a_hit_or_a_skip_against_discarding() -> None:
+    """Where the heuristic would lay its phase down, hit or throw a Skip, the plain search takes
+    the heuristic's move without a deal; with ``plays`` it races it against the discards (and
+    the other Skip targets), and some of those races end on another move."""
+    heuristic, game = HeuristicAgent(), Game(4, seed=8)
+    plain = ChampionAgent(ChampionConfig(samples=32, min_samples=4, confidence=0), seed=1)
+    searching = ChampionAgent(ChampionConfig(samples=32, min_samples=4, confidence=0, plays=True), seed=1)
+    kinds: list[str] = []
+    differ = 0
+    while not game.is_over and len(kinds) < 40:
+        view = game.view(game.current)
+        move = heuristic.choose_move(view)
+        kind = "skip" if type(move) is Discard and move.card == SKIP else type(move).__name__
+        if kind in ("skip", "LayDown", "Hit"):
+            kinds.append(kind)
+            heuristics = next_action(view, move, None)
+            assert plain.race(view) == (heuristics, 0)
+            action, deals = searching.race(view)
+            assert deals > 0
+            differ += action != heuristics
+        game.apply(move)
+    assert set(kinds) == {"skip", "LayDown", "Hit"} and differ > 0
+
+
 def test_deals_that_disagree_with_an_opponents_last_discard_can_be_dealt_again() -> None:
     """The same seed, the same positions: asking for deals the opponent's last discard agrees
     with changes what the search sees, so some of its choices."""
