@@ -58,6 +58,13 @@ class PairedComparison:
                 f"McNemar exact p {self.p_value:.3f}")
 
 
+def first_games(run: TournamentResult, games: int) -> TournamentResult:
+    """The run cut to its first ``games`` games; ValueError if it has fewer."""
+    if len(run.outcomes) < games:
+        raise ValueError(f"a run has {len(run.outcomes)} games, fewer than the {games} to compare")
+    return TournamentResult(run.setup, run.outcomes[:games])
+
+
 def compare(first: TournamentResult, second: TournamentResult, entry: int = 0) -> PairedComparison:
     """Entry ``entry``'s wins in ``first`` against ``second``, game by game. ValueError if the runs
     are not the same games: another seed, table, rules, step cap, game count, or another agent in a
@@ -97,10 +104,17 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("first", help="results JSON of `phase10 eval --json` (or a ladder match file)")
     p.add_argument("second", help="the other run, on the same seed")
     p.add_argument("--entry", type=int, default=0, help="the entry compared (its place in --agents; default 0)")
+    p.add_argument("--games", type=int, help="compare the first this many games of each run (a shorter run against "
+                   "the start of a longer one on the same seed)")
     p.add_argument("--json", help="write the comparison as JSON here")
     args = p.parse_args(argv)
+    if args.games is not None and args.games < 1:
+        p.error("games must be positive")
     try:
-        result = compare(load_results(args.first), load_results(args.second), args.entry)
+        first, second = load_results(args.first), load_results(args.second)
+        if args.games is not None:
+            first, second = (first_games(run, args.games) for run in (first, second))
+        result = compare(first, second, args.entry)
     except ValueError as e:
         p.error(str(e))
     print(result.summary(Path(args.first).stem, Path(args.second).stem))

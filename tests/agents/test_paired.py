@@ -94,3 +94,16 @@ def test_a_file_without_game_outcomes_is_named_not_guessed_at(tmp_path: Path) ->
     (tmp_path / "bad.json").write_text("{")
     with pytest.raises(ValueError, match="bad.json cannot be read"):
         load_results(tmp_path / "bad.json")
+
+
+def test_a_shorter_run_compares_with_the_start_of_a_longer_one(tmp_path: Path, capsys) -> None:
+    _run([0, 0, 1, 1]).save_json(tmp_path / "short.json")
+    _run([0, 1, 1, 1, 0, 0]).save_json(tmp_path / "long.json")
+    with pytest.raises(SystemExit):  # 4 games against 6: not the same games
+        main([str(tmp_path / "short.json"), str(tmp_path / "long.json")])
+    assert "games (4 against 6)" in capsys.readouterr().err
+    main([str(tmp_path / "short.json"), str(tmp_path / "long.json"), "--games", "4"])
+    assert "4 games on the same deals: short won 2, long won 1 (both 1, short only 1" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "short.json"), str(tmp_path / "long.json"), "--games", "5"])
+    assert "a run has 4 games, fewer than the 5 to compare" in capsys.readouterr().err
