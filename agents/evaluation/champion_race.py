@@ -4,12 +4,14 @@ Heuristic players play games (2 players, or ``--players``; the first hands of ea
 decision of seat 0 where the champion has more than one candidate, the champion is asked under
 each budget (``samples``; its other options from ``--options``, else its defaults), each with
 deals of its own, and answers are compared: how often a race runs to the cap with a candidate
-undecided, how often the choice is not the heuristic's, and how often two budgets choose
-differently. Two runs at the same budget give the disagreement the deals alone cause; a larger
+undecided, how often the choice is not the heuristic's (for the first budget also by what the
+heuristic would do: draw, discard, lay down, hit or throw a Skip), and how often two budgets
+choose differently. Two runs at the same budget give the disagreement the deals alone cause; a larger
 budget matters only as far as it disagrees more than that.
 
     python -m agents.evaluation.champion_race --games 30 --budgets 256 1024 1024 4096
     python -m agents.evaluation.champion_race --games 30 --budgets 1024 1024 --players 4
+    python -m agents.evaluation.champion_race --games 60 --budgets 1024 --players 4 --options plays=true
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from phase10_env.codec import next_action
-from phase10_env.engine import MAX_PLAYERS, MIN_PLAYERS, Game
+from phase10_env.engine import MAX_PLAYERS, MIN_PLAYERS, Discard, Draw, Game, Hit, LayDown, Move
+from phase10_env.engine.cards import SKIP
 from phase10_env.heuristic import HeuristicAgent
 
 from ..policies.champion import ChampionAgent, ChampionConfig, parse_champion_options
@@ -33,6 +36,7 @@ class Races:
     deals: np.ndarray  # (decisions, budgets): deals drawn
     actions: np.ndarray  # (decisions, budgets): the action chosen
     heuristic: np.ndarray  # (decisions,): the heuristic's action
+    kinds: tuple[str, ...]  # (decisions,): what the heuristic's move is (move_kind)
 
     def table(self) -> str:
         rows = [f"{len(self.heuristic)} decisions searched; per budget: share run to the cap, mean deals, "
@@ -40,11 +44,22 @@ class Races:
         for j, cap in enumerate(self.budgets):
             rows.append(f"  #{j} {cap:5d} deals: {np.mean(self.deals[:, j] == cap):.3f} {self.deals[:, j].mean():7.0f} "
                         f"{np.mean(self.actions[:, j] != self.heuristic):.3f}")
+        rows.append("share not the heuristic's choice by what the heuristic would do (#0):")
+        for kind in sorted(set(self.kinds)):
+            at = np.array(self.kinds) == kind
+            rows.append(f"  {kind:9s} {np.mean(self.actions[at, 0] != self.heuristic[at]):.3f} of {at.sum()}")
         rows.append("share of decisions where two budgets choose differently:")
         for i in range(len(self.budgets)):
             for j in range(i + 1, len(self.budgets)):
                 rows.append(f"  #{i} and #{j}: {np.mean(self.actions[:, i] != self.actions[:, j]):.3f}")
         return "\n".join(rows)
+
+
+def move_kind(move: Move) -> str:
+    """What a move is, in a word: draw, discard, skip, lay-down or hit."""
+    if type(move) is Discard:
+        return "skip" if move.card == SKIP else "discard"
+    return {Draw: "draw", LayDown: "lay-down", Hit: "hit"}[type(move)]
 
 
 def champion_races(games: int, configs: list[ChampionConfig], hands: int = 3, seed: int = 777_500,
@@ -56,6 +71,7 @@ def champion_races(games: int, configs: list[ChampionConfig], hands: int = 3, se
     deals: list[list[int]] = []
     actions: list[list[int]] = []
     chosen: list[int] = []
+    kinds: list[str] = []
     for g in range(games):
         game = Game(players, seed=game_seed(seed, g))
         while not game.is_over and game.hand_number <= hands:
@@ -69,9 +85,10 @@ def champion_races(games: int, configs: list[ChampionConfig], hands: int = 3, se
                     actions.append([a for a, _ in races])
                     deals.append([d for _, d in races])
                     chosen.append(next_action(view, move, None))
+                    kinds.append(move_kind(move))
             game.apply(move)
     return Races(tuple(c.samples for c in configs), np.array(deals).reshape(-1, len(configs)),
-                 np.array(actions).reshape(-1, len(configs)), np.array(chosen))
+                 np.array(actions).reshape(-1, len(configs)), np.array(chosen), tuple(kinds))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -173,6 +173,16 @@ def test_races_are_taken_at_the_table_size_asked() -> None:
         race_main(["--players", "7"])
 
 
+def test_races_tell_apart_what_the_heuristic_would_do() -> None:
+    """The plain search races only draws and discards; with ``plays`` lay-downs, hits and
+    Skips too, and the table gives how often each kind was changed."""
+    plain, plays = (champion_races(games=2, configs=[ChampionConfig(samples=8, plays=p)], hands=2, players=4)
+                    for p in (False, True))
+    assert set(plain.kinds) == {"draw", "discard"}
+    assert {"lay-down", "hit", "skip"} <= set(plays.kinds)
+    assert "  lay-down " in plays.table() and "  lay-down " not in plain.table()
+
+
 def test_a_race_run_takes_the_champions_other_options_and_refuses_bad_ones(capsys: pytest.CaptureFixture[str]) -> None:
     race_main(["--games", "1", "--hands", "1", "--budgets", "8", "--options", "wins=false,min_samples=4"])
     assert "#0     8 deals" in capsys.readouterr().out
