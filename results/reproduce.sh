@@ -182,6 +182,15 @@ if [[ $what == champion || $what == all ]]; then
   # whatever it shows, alone and pooled with the held-out run above; it changes nothing shipped)
   log=results/champion_fresh_vs_heuristics_4p.txt; : > "$log"
   run phase10 eval --agents champion heuristic heuristic heuristic --players 4 --games 400 --seed 10000000 --workers 2 --max-steps 20000 --json results/champion_fresh_vs_heuristics_4p.json
+  # lay-downs, hits and Skips searched too (models/champion.md, "Searching the turn's play too, tried"):
+  # development on the first 200 of those fresh deals, game by game against the shipped champion's games
+  # there (about 30 min), then 400 deals never played (about 60 min), reported whatever it showed
+  log=results/champion_plays_dev_vs_heuristics_4p.txt; : > "$log"
+  run phase10 eval --agents champion:plays=true heuristic heuristic heuristic --players 4 --games 200 --seed 10000000 --workers 2 --max-steps 20000 --json results/champion_plays_dev_vs_heuristics_4p.json
+  log=results/champion_plays_dev_vs_shipped_4p_paired.txt; : > "$log"
+  run python -m agents.evaluation.paired results/champion_plays_dev_vs_heuristics_4p.json results/champion_fresh_vs_heuristics_4p.json --entry 0 --games 200
+  log=results/champion_plays_fresh_vs_heuristics_4p.txt; : > "$log"
+  run phase10 eval --agents champion:plays=true heuristic heuristic heuristic --players 4 --games 400 --seed 11000000 --workers 2 --max-steps 20000 --json results/champion_plays_fresh_vs_heuristics_4p.json
   # the shipped champion's races at 2 and 4 players, about 2 min each: as many decisions at both
   log=results/champion_race_by_players.txt; : > "$log"
   run python -m agents.evaluation.champion_race --games 30 --budgets 1024 1024 --players 2
@@ -193,11 +202,12 @@ if [[ $what == champion || $what == all ]]; then
     results/champion_budget_vs_heuristic_2p.json results/champion_wins_vs_heuristic_2p.json results/champion_net_vs_heuristic_2p.json \
     results/champion_vs_heuristics_4p.json results/champion_tuned_vs_heuristics_4p.json results/champion_after_down_vs_heuristics_4p.json \
     results/champion_budget_vs_heuristics_4p.json results/champion_wins_vs_heuristics_4p.json results/champion_net_vs_heuristics_4p.json \
-    results/champion_fresh_vs_heuristics_4p.json \
+    results/champion_fresh_vs_heuristics_4p.json results/champion_plays_fresh_vs_heuristics_4p.json \
     --labels "first default (256 deals)" "512 deals, bar 1 SE" "after the phase is down" "second default (1,024 deals)" \
       "win table judge" "monotone network (shipped)" \
       "first default (256 deals)" "512 deals, bar 1 SE" "after the phase is down" "second default (1,024 deals)" \
       "win table judge" "monotone network (shipped)" "shipped, 400 fresh deals" \
+      "lay-downs, hits, Skips searched (fresh)" \
     --target 2=0.60 --target 4=0.35 --title "The champion against the heuristic on held-out deals, in the order tried" \
     --out results/champion_tries.png
   # The win table head to head with mcts and the strong model, on fresh deals (about 24 and 16 min;
