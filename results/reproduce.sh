@@ -191,6 +191,9 @@ if [[ $what == champion || $what == all ]]; then
   run python -m agents.evaluation.paired results/champion_plays_dev_vs_heuristics_4p.json results/champion_fresh_vs_heuristics_4p.json --entry 0 --games 200
   log=results/champion_plays_fresh_vs_heuristics_4p.txt; : > "$log"
   run phase10 eval --agents champion:plays=true heuristic heuristic heuristic --players 4 --games 400 --seed 11000000 --workers 2 --max-steps 20000 --json results/champion_plays_fresh_vs_heuristics_4p.json
+  # what plays changes, by what the heuristic would do (about 1.5 min)
+  log=results/champion_race_plays_4p.txt; : > "$log"
+  run python -m agents.evaluation.champion_race --games 60 --budgets 1024 --players 4 --options plays=true
   # what a perfect belief would add at 4 players: each of 400 deals played as the champion plays and by the
   # same search shown every hand, at 256 deals a decision (about 33 min)
   log=results/champion_peek_4p.txt; : > "$log"

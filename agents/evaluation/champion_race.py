@@ -48,7 +48,8 @@ class Races:
         for kind in sorted(set(self.kinds)):
             at = np.array(self.kinds) == kind
             rows.append(f"  {kind:9s} {np.mean(self.actions[at, 0] != self.heuristic[at]):.3f} of {at.sum()}")
-        rows.append("share of decisions where two budgets choose differently:")
+        if len(self.budgets) > 1:
+            rows.append("share of decisions where two budgets choose differently:")
         for i in range(len(self.budgets)):
             for j in range(i + 1, len(self.budgets)):
                 rows.append(f"  #{i} and #{j}: {np.mean(self.actions[:, i] != self.actions[:, j]):.3f}")

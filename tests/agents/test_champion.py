@@ -181,6 +181,7 @@ def test_races_tell_apart_what_the_heuristic_would_do() -> None:
     assert set(plain.kinds) == {"draw", "discard"}
     assert {"lay-down", "hit", "skip"} <= set(plays.kinds)
     assert "  lay-down " in plays.table() and "  lay-down " not in plain.table()
+    assert "two budgets" not in plays.table()  # one budget: nothing to compare
 
 
 def test_a_race_run_takes_the_champions_other_options_and_refuses_bad_ones(capsys: pytest.CaptureFixture[str]) -> None:
