@@ -45,8 +45,9 @@ class Races:
             rows.append(f"  #{j} {cap:5d} deals: {np.mean(self.deals[:, j] == cap):.3f} {self.deals[:, j].mean():7.0f} "
                         f"{np.mean(self.actions[:, j] != self.heuristic):.3f}")
         rows.append("share not the heuristic's choice by what the heuristic would do (#0):")
+        kinds = np.array(self.kinds)
         for kind in sorted(set(self.kinds)):
-            at = np.array(self.kinds) == kind
+            at = kinds == kind
             rows.append(f"  {kind:9s} {np.mean(self.actions[at, 0] != self.heuristic[at]):.3f} of {at.sum()}")
         if len(self.budgets) > 1:
             rows.append("share of decisions where two budgets choose differently:")

@@ -53,7 +53,7 @@ def champion_wins(deal: Deal, peek: bool) -> bool:
         view = game.view(game.current)
         move = heuristic.choose_move(view)
         if game.current == seat:
-            action = champion.race_from(game.copy(), view, peek=True)[0] if peek else champion.race(view)[0]
+            action = champion.race_from(game, view, peek=True)[0] if peek else champion.race(view)[0]
             if action != next_action(view, move, None):  # a draw, a discard or a Skip: a whole move
                 chosen = move_of(game, action)
                 if chosen is None:

@@ -206,10 +206,10 @@ class ChampionAgent:
         return self.race_from(Game.from_view(view, self.rng), view)
 
     def race_from(self, world: Game, view: SeatView, peek: bool = False) -> tuple[int, int]:
-        """:meth:`race` from ``world``, a game ``view`` could be seen from. With ``peek`` the
-        search deals only the draw pile and keeps every hand of ``world`` as it is: given the
-        true game, that is a search with a perfect belief, for :mod:`agents.evaluation.peek`
-        (an agent never does it)."""
+        """:meth:`race` from ``world`` (read, not changed), a game ``view`` could be seen from.
+        With ``peek`` the search deals only the draw pile and keeps every hand of ``world`` as
+        it is: given the true game, that is a search with a perfect belief, for
+        :mod:`agents.evaluation.peek` (an agent never does it)."""
         load_game(self.slot, 0, world)
         remember_hand(self.slot, 0, view)
         cfg = self.config

@@ -95,15 +95,11 @@ void slot_determinize_weighted(Slot *s, int seat, const double (*weights)[NUM_KI
         memset(g->supply[p], 0, NUM_NUMBERS + 1);
         for (int k = 0; k < NUM_NATURALS; k++) g->supply[p][k % NUM_NUMBERS + 1] += g->hands[p][k];
     }
-    uint8_t rest[DECK_SIZE], order[DECK_SIZE];
+    uint8_t rest[DECK_SIZE];
     int size = 0;
     for (int k = 0; k < NUM_KINDS; k++)
         for (int c = 0; c < pool[k]; c++) rest[size++] = (uint8_t)k;
-    pcg_permutation(rng, size, order);
-    for (int i = 0; i < size; i++) g->draw[i] = rest[order[i]];
-    g->num_draw = (uint8_t)size;
-    g->seed = pcg_seed63(rng);
-    pcg_seed(&g->rng, g->seed);
+    deal_draw_pile(g, rest, size, rng);
 }
 
 /* Whether a dealt world agrees with what the other seats threw away: each one's last discard

@@ -220,6 +220,9 @@ void slot_playout(Slot *s, int until_hand, int random_policy, Pcg64 *rng);
  * discard pile, and the draw pile), at random, and reseed the game's generator: a game that
  * seat cannot tell from this one (Game.from_view). */
 void slot_determinize(Slot *s, int seat, Pcg64 *rng);
+/* Lay ``cards`` (``size`` of them, which may be g->draw itself) as the draw pile in an order
+ * drawn from ``rng``, and seed the game's own generator (its reshuffles) from ``rng`` too. */
+void deal_draw_pile(Game *g, const uint8_t *cards, int size, Pcg64 *rng);
 
 /* ---------------------------------------------------------------- search.c */
 #define WIN_HIDDEN_MAX 64

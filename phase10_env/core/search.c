@@ -110,17 +110,6 @@ void slot_playout_streams(Slot *s, int action) {
         act_streams(s, &st, heuristic_action(g, &s->p));
 }
 
-/* A sample for a search that sees every hand (``peek``): the draw pile shuffled, nothing else. */
-static void shuffle_draw(Slot *s, Pcg64 *rng) {
-    Game *g = &s->g;
-    uint8_t pile[DECK_SIZE], order[DECK_SIZE];
-    memcpy(pile, g->draw, g->num_draw);
-    pcg_permutation(rng, g->num_draw, order);
-    for (int i = 0; i < g->num_draw; i++) g->draw[i] = pile[order[i]];
-    g->seed = pcg_seed63(rng);
-    pcg_seed(&g->rng, g->seed);
-}
-
 /* The candidates of a decision, the heuristic's first; 1 when there is nothing to search. With
  * ``plays``, a lay-down, a hit or a Skip of the heuristic's is searched too: against every
  * discard (holding the play back this turn) and every other Skip target. */
@@ -163,8 +152,8 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
     while (drawn < cfg->samples && alive) {
         for (int tries = 0;; tries++) {
             sample = *root;
-            if (cfg->peek)
-                shuffle_draw(&sample, rng);
+            if (cfg->peek) /* a search that sees every hand: the draw pile dealt anew, nothing else */
+                deal_draw_pile(&sample.g, sample.g.draw, sample.g.num_draw, rng);
             else if (weights)
                 slot_determinize_weighted(&sample, seat, weights, rng);
             else

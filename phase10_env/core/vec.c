@@ -97,6 +97,16 @@ void slot_playout(Slot *s, int until_hand, int random_policy, Pcg64 *rng) {
     }
 }
 
+void deal_draw_pile(Game *g, const uint8_t *cards, int size, Pcg64 *rng) {
+    uint8_t pile[DECK_SIZE], order[DECK_SIZE];
+    memcpy(pile, cards, (size_t)size); /* cards may be g->draw itself */
+    pcg_permutation(rng, size, order);
+    for (int i = 0; i < size; i++) g->draw[i] = pile[order[i]];
+    g->num_draw = (uint8_t)size;
+    g->seed = pcg_seed63(rng);
+    pcg_seed(&g->rng, g->seed);
+}
+
 void slot_determinize(Slot *s, int seat, Pcg64 *rng) {
     Game *g = &s->g;
     uint8_t pool[DECK_SIZE], order[DECK_SIZE];
