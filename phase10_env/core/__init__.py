@@ -1,11 +1,14 @@
 """The native core: Phase 10 in C, many games at once over arrays the caller owns.
 
-The C files beside this module (one per concern: ``game.c`` the rules, ``choices.c`` card
+The C files beside this module are one per concern: ``game.c`` the rules, ``choices.c`` card
 choices, ``codec.c`` masks and action ids, ``observe.c`` observations, ``heuristic.c`` the
-heuristic player, ``vec.c`` one env slot, ``module.c`` the binding) follow the Python engine
-(:mod:`phase10_env.engine`), codec, observation encoder and heuristic agent step by step, so a
-seed plays the same game in both; ``tests/core`` checks that game by game. The Python code stays
-the specification and the path that runs where no C compiler built the core.
+heuristic player, ``vec.c`` one env slot, and ``module.c`` the binding. They follow the Python
+engine (:mod:`phase10_env.engine`), codec, observation encoder and heuristic agent step by step,
+so a seed plays the same game in both; ``tests/core`` checks that game by game. The Python code
+stays the specification and the path that runs where no C compiler built the core. Beside them,
+for the ``champion`` agent only: ``search.c`` its rollout search (:mod:`agents.policies.mcts`'s
+method), ``belief.c`` what a seat may infer of the cards it cannot see, and ``history.c`` the
+hand's public log replayed to weigh the hands dealt to the other seats.
 
 A *slot* is one game with its env bookkeeping (move in progress, rewards not yet delivered,
 random generators), stored as ``SLOT_BYTES`` bytes in a row of a ``uint8`` array. :data:`SLOT`

@@ -3,12 +3,14 @@ them, and a slot's game as ``GameState.to_json`` data (for comparing the two, an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..engine.cards import card_name
 from ..engine.config import SKIP_RULES, RulesConfig
+from ..engine.moves import Discard, Draw, Hit, LayDown, SeenMove
 from ..engine.phases import KIND_NAMES, NaturalRule
 from ..engine.state import FORMAT, STAGE_NAMES, VERSION, GameState
 
@@ -112,3 +114,33 @@ def load_game(slots: np.ndarray, row: int, game: GameState) -> None:
     g["table_counts"] = np.frombuffer(bytes(game.table_counts), np.uint8)
     slot["p"] = np.zeros((), SLOT["p"])
     slot["terminated"] = slot["truncated"] = 0
+
+
+LOG_WIDTH = 115
+"""The int16s of one logged move as the core reads a hand's log (module.c's read_log)."""
+
+
+def hand_log_rows(hand_log: Sequence[SeenMove]) -> np.ndarray:
+    """A hand's public log (:attr:`SeatView.hand_log <phase10_env.engine.SeatView.hand_log>`)
+    as the core's rows: seat, the discard pile's top card before the move (-1: none), the
+    move's type and fields, each meld's (kind, value, size) and its cards counted by kind."""
+    rows = np.zeros((len(hand_log), LOG_WIDTH), dtype=np.int16)
+    for row, (seat, move, top) in zip(rows, hand_log):
+        row[0], row[1], row[4] = seat, -1 if top is None else top, -1
+        if type(move) is Draw:
+            row[2], row[3] = 0, move.from_discard
+        elif type(move) is Discard:
+            row[2], row[6] = 3, move.card
+            row[4] = -1 if move.target is None else move.target
+        elif type(move) is Hit:
+            row[2], row[4], row[5], row[6], row[7] = 2, move.target, move.group, move.card, move.low_end
+        else:
+            assert type(move) is LayDown
+            if move.cards is None:
+                raise ValueError(f"the hand's log holds a lay-down without its cards ({move}): the core needs them")
+            row[2], row[8] = 1, len(move.melds)
+            for i, (meld, cards) in enumerate(zip(move.melds, move.cards)):
+                row[9 + 3 * i:12 + 3 * i] = meld.kind, meld.value, meld.size
+                for card in cards:
+                    row[15 + 50 * i + card] += 1
+    return rows

@@ -220,6 +220,9 @@ void slot_playout(Slot *s, int until_hand, int random_policy, Pcg64 *rng);
  * discard pile, and the draw pile), at random, and reseed the game's generator: a game that
  * seat cannot tell from this one (Game.from_view). */
 void slot_determinize(Slot *s, int seat, Pcg64 *rng);
+/* Deal the hand again from ``deck`` (108 cards, dealt from its end as game.c's deal does): the
+ * game as it was when this hand began, had the deck been so. */
+void redeal(Game *g, const uint8_t *deck);
 /* Lay ``cards`` (``size`` of them, which may be g->draw itself) as the draw pile in an order
  * drawn from ``rng``, and seed the game's own generator (its reshuffles) from ``rng`` too. */
 void deal_draw_pile(Game *g, const uint8_t *cards, int size, Pcg64 *rng);
@@ -240,7 +243,7 @@ typedef struct {
     int streams;              /* play-outs draw the pile by deck streams (slot_playout_streams) */
     WinModel win_model;       /* a play-out's worth is a win chance (search.c's win_value); no weights: hand_value */
 } SearchSettings;
-typedef struct { int candidates, samples; } SearchStats;
+typedef struct { int candidates, samples, clashes; } SearchStats; /* clashes: history deals that found no fit */
 double hand_value(const Game *g, int seat, const int *phases, const int *scores, double weight);
 double win_value(const Game *g, int seat, const WinModel *model); /* agents/training/win_model.py */
 int win_model_size(int hidden); /* the numbers in a win model's weights */
@@ -249,8 +252,10 @@ int win_model_size(int hidden); /* the numbers in a win model's weights */
  * (or PLAYOUT_HAND_ACTIONS actions), each draw from the pile taken by deck streams owned from
  * where the slot stands (search.c); no rewards or episode bookkeeping. */
 void slot_playout_streams(Slot *s, int action);
-int search_action(const Slot *root, const SearchSettings *cfg, const double (*weights)[NUM_KINDS], Pcg64 *rng,
-                  SearchStats *stats);
+typedef struct History History;
+/* history: each other seat's hands weighed by its moves this hand (history.c; NULL: none) */
+int search_action(const Slot *root, const SearchSettings *cfg, const double (*weights)[NUM_KINDS],
+                  const History *history, Pcg64 *rng, SearchStats *stats);
 
 /* ---------------------------------------------------------------- belief.c */
 #define BELIEF_PILE_TOP 6
@@ -260,5 +265,28 @@ void belief_features(const Game *g, int me, int p, float *out);
 void belief_targets(const Game *g, int me, int p, float *hidden, float *unseen);
 void slot_determinize_weighted(Slot *s, int seat, const double (*weights)[NUM_KINDS], Pcg64 *rng);
 int consistent_with_discards(const Slot *s, int seat);
+
+/* ---------------------------------------------------------------- history.c */
+/* One move of the hand's public log (the engine's hand_log): its seat, the discard pile's top
+ * card before it (-1: none) and the move. */
+typedef struct { int8_t seat, top; Move move; } LoggedMove;
+#define LOG_WIDTH 115 /* a logged move as a row of int16 (module.c's read_log) */
+#define HISTORY_MAX 4096
+#define HISTORY_DEAL_TRIES 64
+struct History {
+    int count;                                          /* replays made */
+    uint8_t hands[HISTORY_MAX][MAX_PLAYERS][NUM_KINDS]; /* every hand of each replay's world */
+    int16_t unlike[HISTORY_MAX][MAX_PLAYERS];           /* each seat's moves the heuristic would not have made */
+    double cumulative[MAX_PLAYERS][HISTORY_MAX];        /* per seat, the running sum of slip^unlike */
+};
+/* ``replays`` worlds ``seat`` cannot tell from ``root`` (dealt by ``weights`` as
+ * slot_determinize_weighted, or uniformly), each replayed through the hand's log. 0: built;
+ * 1: nothing to weigh (no log, or the pile was reshuffled this hand); -1: the log does not fit;
+ * -2: out of memory. */
+int history_build(const Slot *root, int seat, const LoggedMove *log, int n, int replays, double slip,
+                  const double (*weights)[NUM_KINDS], Pcg64 *rng, History *out);
+/* Deal each other seat of ``s`` a hand from its weighed set and the draw pile from the rest;
+ * 1 if HISTORY_DEAL_TRIES draws all asked for more of some card than is unseen (nothing dealt). */
+int history_deal(Slot *s, int seat, const History *h, Pcg64 *rng);
 
 #endif

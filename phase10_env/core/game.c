@@ -125,7 +125,9 @@ static void next_turn(Game *g, Events *ev) {
     start_turn(g, seat, ev);
 }
 
-static void deal(Game *g, Events *ev) {
+/* Deal a hand from ``deck`` (108 cards, dealt from its end): ten cards a seat in turn from the
+ * dealer's left, then the discard pile's first card, the rest the draw pile. */
+static void deal_deck(Game *g, const uint8_t *deck, Events *ev) {
     int n = g->num_players;
     g->hand_number++;
     for (int s = 0; s < n; s++) {
@@ -141,12 +143,6 @@ static void deal(Game *g, Events *ev) {
     }
     memset(g->discard_counts, 0, NUM_KINDS);
     memset(g->table_counts, 0, NUM_KINDS);
-    uint8_t order[DECK_SIZE], deck[DECK_SIZE], standard[DECK_SIZE];
-    int i = 0;
-    for (int k = 0; k < NUM_KINDS; k++)
-        for (int c = 0; c < (k == WILD ? 8 : k == SKIP ? 4 : 2); c++) standard[i++] = (uint8_t)k;
-    pcg_permutation(&g->rng, DECK_SIZE, order);
-    for (i = 0; i < DECK_SIZE; i++) deck[i] = standard[order[i]];
     int left = DECK_SIZE, seats[MAX_PLAYERS], players = 0, seat = g->dealer;
     for (int s = 0; s < n; s++) players += g->active[s];
     for (int s = 0; s < players; s++) seats[s] = seat = next_seat(g, seat);
@@ -166,6 +162,23 @@ static void deal(Game *g, Events *ev) {
         first = next_seat(g, first);
     }
     start_turn(g, first, ev);
+}
+
+static void deal(Game *g, Events *ev) {
+    uint8_t order[DECK_SIZE], deck[DECK_SIZE], standard[DECK_SIZE];
+    int i = 0;
+    for (int k = 0; k < NUM_KINDS; k++)
+        for (int c = 0; c < (k == WILD ? 8 : k == SKIP ? 4 : 2); c++) standard[i++] = (uint8_t)k;
+    pcg_permutation(&g->rng, DECK_SIZE, order);
+    for (i = 0; i < DECK_SIZE; i++) deck[i] = standard[order[i]];
+    deal_deck(g, deck, ev);
+}
+
+void redeal(Game *g, const uint8_t *deck) {
+    Events ev;
+    memset(&ev, 0, sizeof ev);
+    g->hand_number--;
+    deal_deck(g, deck, &ev);
 }
 
 static void end_hand(Game *g, int went_out, Events *ev) {

@@ -523,11 +523,84 @@ fail:
     return NULL;
 }
 
-/* ---------------------------------------------------------------- search(slots, indices, samples, min_samples, confidence, points_weight, seeds uint64 (M,), out int64 (M,), samples_out int64 (M,)[, weights float64 (M, 6, 50), after_down, consistent, streams, win_model float64, win_hidden, plays, peek])
- * search.c's rollout search for the seat to act in each slot (which must not be over). */
+/* ---------------------------------------------------------------- the hand's log
+ * A logged move is a row of LOG_WIDTH int16 (phase10_env/core/convert.py's hand_log_rows):
+ * seat, top (-1: none), type, from_discard, target, group, card, low_end, num_melds, the two
+ * melds' (kind, value, size), then the two melds' card counts (50 each). Every field is checked
+ * here, so that the replay (history.c) indexes nothing out of range. */
+
+static int meld_ok(const int16_t *meld, const int16_t *counts) {
+    int kind = meld[0], value = meld[1], size = meld[2], total = 0;
+    if (kind < SET || kind > COLOUR || size < 1 || size > MAX_GROUP_CARDS) return 0;
+    if (kind == SET && (value < 1 || value > NUM_NUMBERS)) return 0;
+    if (kind == RUN && (value < 1 || value + size - 1 > NUM_NUMBERS)) return 0;
+    if (kind == COLOUR && (value < 0 || value >= NUM_COLOURS)) return 0;
+    for (int k = 0; k < NUM_KINDS; k++) {
+        if (counts[k] < 0 || counts[k] > 8) return 0;
+        total += counts[k];
+    }
+    return total == size;
+}
+
+static LoggedMove *read_log(PyObject *obj, int num_players, int *length, Buf *b) {
+    if (get_buffer(obj, b, 0, 2, "log") < 0) return NULL;
+    Py_ssize_t rows = b->view.len / (2 * LOG_WIDTH);
+    if (b->view.len % (2 * LOG_WIDTH) || rows > 4 * DECK_SIZE * MAX_PLAYERS) {
+        PyErr_Format(PyExc_ValueError, "log must be int16 rows of %d (at most %d rows)", LOG_WIDTH, 4 * DECK_SIZE * MAX_PLAYERS);
+        return NULL;
+    }
+    LoggedMove *log = PyMem_Calloc((size_t)(rows ? rows : 1), sizeof *log);
+    if (!log) return (LoggedMove *)PyErr_NoMemory();
+    const int16_t *r = (const int16_t *)b->view.buf;
+    for (Py_ssize_t i = 0; i < rows; i++, r += LOG_WIDTH) {
+        LoggedMove *l = &log[i];
+        Move *m = &l->move;
+        int ok = r[0] >= 0 && r[0] < num_players && r[1] >= -1 && r[1] < NUM_KINDS && r[2] >= MOVE_DRAW && r[2] <= MOVE_DISCARD;
+        if (ok) {
+            l->seat = (int8_t)r[0];
+            l->top = (int8_t)r[1];
+            m->type = (int8_t)r[2];
+            m->from_discard = (int8_t)r[3];
+            m->target = (int8_t)r[4];
+            m->group = (int8_t)r[5];
+            m->card = (int8_t)r[6];
+            m->low_end = (int8_t)r[7];
+            m->num_melds = (int8_t)r[8];
+        }
+        if (ok && m->type == MOVE_DRAW) ok = (r[3] == 0 || r[3] == 1) && (!r[3] || r[1] >= 0);
+        else if (ok && m->type == MOVE_DISCARD) ok = r[6] >= 0 && r[6] < NUM_KINDS && r[4] >= -1 && r[4] < num_players && (r[6] == SKIP || r[4] == -1);
+        else if (ok && m->type == MOVE_HIT) ok = r[6] >= 0 && r[6] <= WILD && r[4] >= 0 && r[4] < num_players && r[5] >= 0 && r[5] < MAX_GROUPS && (r[7] == 0 || r[7] == 1);
+        else if (ok) {
+            ok = r[8] >= 1 && r[8] <= MAX_GROUPS;
+            for (int g = 0; ok && g < r[8]; g++) {
+                ok = meld_ok(r + 9 + 3 * g, r + 15 + NUM_KINDS * g);
+                if (!ok) break;
+                m->melds[g] = (Meld){(int8_t)r[9 + 3 * g], (int8_t)r[10 + 3 * g], (int8_t)r[11 + 3 * g]};
+                for (int k = 0; k < NUM_KINDS; k++) m->cards[g][k] = (uint8_t)r[15 + NUM_KINDS * g + k];
+            }
+        }
+        if (!ok) {
+            PyMem_Free(log);
+            PyErr_Format(PyExc_ValueError, "log row %zd is not a move of a %d-player game", i, num_players);
+            return NULL;
+        }
+    }
+    *length = (int)rows;
+    return log;
+}
+
+/* ---------------------------------------------------------------- search(slots, indices, samples, min_samples, confidence, points_weight, seeds uint64 (M,), out int64 (M,), samples_out int64 (M,)[, weights float64 (M, 6, 50), after_down, consistent, streams, win_model float64, win_hidden, plays, peek, log int16 (T, LOG_WIDTH), history, slip])
+ * search.c's rollout search for the seat to act in each slot (which must not be over); with a
+ * log (of one slot's hand) and history replays, samples deal from history.c's weighed hands. */
 
 static PyObject *py_search(PyObject *self, PyObject *args) {
-    PyObject *slots_obj, *idx_obj, *seeds_obj, *out_obj, *drawn_obj, *weights_obj = Py_None, *model_obj = Py_None;
+    PyObject *slots_obj, *idx_obj, *seeds_obj, *out_obj, *drawn_obj, *weights_obj = Py_None, *model_obj = Py_None,
+             *log_obj = Py_None;
+    int replays = 0;
+    double slip = 0.25;
+    LoggedMove *log = NULL;
+    History *history = NULL;
+    int log_length = 0;
     SearchSettings cfg;
     cfg.after_down = 0;
     cfg.plays = 0;
@@ -536,16 +609,30 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     cfg.streams = 0;
     cfg.win_model.weights = NULL;
     cfg.win_model.hidden = 0;
-    if (!PyArg_ParseTuple(args, "OOiiddOOO|OpipOipp", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
+    if (!PyArg_ParseTuple(args, "OOiiddOOO|OpipOippOid", &slots_obj, &idx_obj, &cfg.samples, &cfg.min_samples, &cfg.confidence,
                           &cfg.points_weight, &seeds_obj, &out_obj, &drawn_obj, &weights_obj, &cfg.after_down,
                           &cfg.consistent_tries, &cfg.streams, &model_obj, &cfg.win_model.hidden, &cfg.plays,
-                          &cfg.peek))
+                          &cfg.peek, &log_obj, &replays, &slip))
         return NULL;
     if (cfg.samples < 1 || cfg.min_samples < 2)
         return PyErr_Format(PyExc_ValueError, "samples must be at least 1 and min_samples at least 2");
-    Buf slots, idx, seeds = {0}, out = {0}, drawn = {0}, weights = {0}, model = {0};
+    if (replays < 0 || replays > HISTORY_MAX || !(slip >= 0 && slip <= 1))
+        return PyErr_Format(PyExc_ValueError, "history must be 0 to %d replays and slip 0 to 1", HISTORY_MAX);
+    Buf slots, idx, seeds = {0}, out = {0}, drawn = {0}, weights = {0}, model = {0}, logbuf = {0};
     if (open_slots(slots_obj, idx_obj, &slots, &idx) < 0) goto fail;
     Py_ssize_t m = idx.view.len / 8;
+    if (log_obj != Py_None && replays) {
+        if (m != 1) {
+            PyErr_SetString(PyExc_ValueError, "a hand's log is searched from one slot at a time");
+            goto fail;
+        }
+        if (!(log = read_log(log_obj, slot_at(&slots, ((const int64_t *)idx.view.buf)[0])->g.num_players, &log_length, &logbuf)))
+            goto fail;
+        if (!(history = PyMem_Malloc(sizeof *history))) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+    }
     if (get_buffer(seeds_obj, &seeds, 0, 8, "seeds") < 0 || check_len(&seeds, m * 8, "seeds") < 0 ||
         get_buffer(out_obj, &out, 1, 8, "out") < 0 || check_len(&out, m * 8, "out") < 0 ||
         get_buffer(drawn_obj, &drawn, 1, 8, "samples_out") < 0 || check_len(&drawn, m * 8, "samples_out") < 0)
@@ -566,20 +653,97 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             PyErr_Format(PyExc_ValueError, "slot %lld: the game is over", (long long)ix[i]);
             goto fail;
         }
+    int built = 1;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < m; i++) {
         Pcg64 rng;
         SearchStats stats;
         pcg_seed(&rng, sd[i]);
         const double (*w)[NUM_KINDS] = weights.ok ? (const double (*)[NUM_KINDS])weights.view.buf + i * MAX_PLAYERS : NULL;
-        o[i] = search_action(slot_at(&slots, ix[i]), &cfg, w, &rng, &stats);
+        const Slot *root = slot_at(&slots, ix[i]);
+        if (history) built = history_build(root, root->g.current, log, log_length, replays, slip, w, &rng, history);
+        if (built < 0) break;
+        o[i] = search_action(root, &cfg, w, built ? NULL : history, &rng, &stats);
         dr[i] = stats.samples;
     }
     Py_END_ALLOW_THREADS
+    if (built < 0) {
+        if (built == -2) PyErr_NoMemory();
+        else PyErr_SetString(PyExc_ValueError, "the hand's log does not fit the game searched");
+        goto fail;
+    }
+    PyMem_Free(log), PyMem_Free(history);
     release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn), release(&weights), release(&model);
+    release(&logbuf);
     Py_RETURN_NONE;
 fail:
+    PyMem_Free(log), PyMem_Free(history);
     release(&slots), release(&idx), release(&seeds), release(&out), release(&drawn), release(&weights), release(&model);
+    release(&logbuf);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- history(slots, index, seed, log int16 (T, LOG_WIDTH), replays, slip, hands uint8 (R, 6, 50), unlike int16 (R, 6)[, weights float64 (6, 50)]) -> int
+ * history.c's weighed worlds for the seat to act in slot ``index``: every hand of each replay's
+ * world and each seat's moves unlike the heuristic's; returns the replays made (0: nothing to
+ * weigh, the log empty or the pile reshuffled this hand). */
+
+static PyObject *py_history(PyObject *self, PyObject *args) {
+    PyObject *slots_obj, *log_obj, *hands_obj, *unlike_obj, *weights_obj = Py_None;
+    long long index;
+    unsigned long long seed;
+    int replays;
+    double slip;
+    if (!PyArg_ParseTuple(args, "OLKOidOO|O", &slots_obj, &index, &seed, &log_obj, &replays, &slip, &hands_obj, &unlike_obj,
+                          &weights_obj))
+        return NULL;
+    if (replays < 1 || replays > HISTORY_MAX || !(slip >= 0 && slip <= 1))
+        return PyErr_Format(PyExc_ValueError, "replays must be 1 to %d and slip 0 to 1", HISTORY_MAX);
+    Buf slots, logbuf = {0}, hands = {0}, unlike = {0}, weights = {0};
+    LoggedMove *log = NULL;
+    History *history = NULL;
+    int length = 0, built = -1;
+    if (get_buffer(slots_obj, &slots, 1, 1, "slots") < 0) goto fail;
+    if (index < 0 || index >= num_slots(&slots)) {
+        PyErr_Format(PyExc_IndexError, "slot index %lld out of range", index);
+        goto fail;
+    }
+    const Slot *root = slot_at(&slots, index);
+    if (root->g.stage == STAGE_GAME_OVER || root->p.kind != PENDING_NONE) {
+        PyErr_SetString(PyExc_ValueError, "the slot's seat to act must be between moves of a game not over");
+        goto fail;
+    }
+    if (!(log = read_log(log_obj, root->g.num_players, &length, &logbuf))) goto fail;
+    if (get_buffer(hands_obj, &hands, 1, 1, "hands") < 0 || check_len(&hands, (Py_ssize_t)replays * MAX_PLAYERS * NUM_KINDS, "hands (R, 6, 50)") < 0 ||
+        get_buffer(unlike_obj, &unlike, 1, 2, "unlike") < 0 || check_len(&unlike, (Py_ssize_t)replays * MAX_PLAYERS * 2, "unlike (R, 6)") < 0)
+        goto fail;
+    if (weights_obj != Py_None && (get_buffer(weights_obj, &weights, 0, 8, "weights") < 0 ||
+                                   check_len(&weights, 8 * MAX_PLAYERS * NUM_KINDS, "weights (6, 50)") < 0))
+        goto fail;
+    if (!(history = PyMem_Malloc(sizeof *history))) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    Pcg64 rng;
+    pcg_seed(&rng, seed);
+    Py_BEGIN_ALLOW_THREADS
+    built = history_build(root, root->g.current, log, length, replays, slip,
+                          weights.ok ? (const double (*)[NUM_KINDS])weights.view.buf : NULL, &rng, history);
+    Py_END_ALLOW_THREADS
+    if (built < 0) {
+        if (built == -2) PyErr_NoMemory();
+        else PyErr_SetString(PyExc_ValueError, "the hand's log does not fit the game");
+        goto fail;
+    }
+    memcpy(hands.view.buf, history->hands, (size_t)history->count * MAX_PLAYERS * NUM_KINDS);
+    memcpy(unlike.view.buf, history->unlike, (size_t)history->count * MAX_PLAYERS * 2);
+    int count = history->count;
+    PyMem_Free(log), PyMem_Free(history);
+    release(&slots), release(&logbuf), release(&hands), release(&unlike), release(&weights);
+    return PyLong_FromLong(count);
+fail:
+    PyMem_Free(log), PyMem_Free(history);
+    release(&slots), release(&logbuf), release(&hands), release(&unlike), release(&weights);
     return NULL;
 }
 
@@ -716,7 +880,8 @@ static PyMethodDef methods[] = {
     {"playout", py_playout, METH_VARARGS, "playout(slots, indices, until_hand, random_policy, seeds): play every seat out"},
     {"playout_streams", py_playout_streams, METH_VARARGS, "playout_streams(slots, indices, actions): play out by deck streams"},
     {"determinize", py_determinize, METH_VARARGS, "determinize(slots, indices, seats, seeds): redeal what each seat cannot see"},
-    {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, seeds, out, samples_out[, weights, after_down, consistent, streams, win_model, win_hidden, plays, peek])"},
+    {"search", py_search, METH_VARARGS, "search(slots, indices, samples, min_samples, confidence, points_weight, seeds, out, samples_out[, weights, after_down, consistent, streams, win_model, win_hidden, plays, peek, log, history, slip])"},
+    {"history", py_history, METH_VARARGS, "history(slots, index, seed, log, replays, slip, hands, unlike[, weights]) -> replays made"},
     {"belief_features", py_belief_features, METH_VARARGS, "belief_features(slots, indices, me, other, out, hidden, unseen)"},
     {"hand_values", py_hand_values, METH_VARARGS, "hand_values(slots, indices, seat, phases, scores, points_weight, out[, win_model, win_hidden])"},
     {"collect", py_collect, METH_VARARGS, "collect(slots, indices, selfplay, rewards, terminated, truncated, seats)"},
@@ -731,7 +896,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (!m) return NULL;
     if (PyModule_AddIntConstant(m, "SLOT_BYTES", (long)sizeof(Slot)) < 0 || PyModule_AddIntConstant(m, "OBS_SIZE", OBS_SIZE) < 0 ||
         PyModule_AddIntConstant(m, "PLANNING_SIZE", PLANNING_SIZE) < 0 || PyModule_AddIntConstant(m, "NUM_ACTIONS", NUM_ACTIONS) < 0 ||
-        PyModule_AddIntConstant(m, "BELIEF_FEATURES", BELIEF_FEATURES) < 0 ||
+        PyModule_AddIntConstant(m, "BELIEF_FEATURES", BELIEF_FEATURES) < 0 || PyModule_AddIntConstant(m, "LOG_WIDTH", LOG_WIDTH) < 0 ||
         PyModule_AddIntConstant(m, "PLAYOUT_HAND_ACTIONS", PLAYOUT_HAND_ACTIONS) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -131,12 +131,13 @@ static int candidates(const Slot *root, const SearchSettings *cfg, int *out) {
     return count;
 }
 
-int search_action(const Slot *root, const SearchSettings *cfg, const double (*weights)[NUM_KINDS], Pcg64 *rng,
-                  SearchStats *stats) {
+int search_action(const Slot *root, const SearchSettings *cfg, const double (*weights)[NUM_KINDS],
+                  const History *history, Pcg64 *rng, SearchStats *stats) {
     int cand[64], k = candidates(root, cfg, cand), seat = root->g.current, n = root->g.num_players;
     if (stats) {
         stats->candidates = k;
         stats->samples = 0;
+        stats->clashes = 0;
     }
     if (k == 1) return cand[0];
     int phases[MAX_PLAYERS], scores[MAX_PLAYERS];
@@ -152,9 +153,15 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
     while (drawn < cfg->samples && alive) {
         for (int tries = 0;; tries++) {
             sample = *root;
-            if (cfg->peek) /* a search that sees every hand: the draw pile dealt anew, nothing else */
+            if (cfg->peek) { /* a search that sees every hand: the draw pile dealt anew, nothing else */
                 deal_draw_pile(&sample.g, sample.g.draw, sample.g.num_draw, rng);
-            else if (weights)
+                break;
+            }
+            if (history && history->count) {
+                if (!history_deal(&sample, seat, history, rng)) break;
+                if (stats) stats->clashes++; /* no fit among the weighed hands: dealt as without them */
+            }
+            if (weights)
                 slot_determinize_weighted(&sample, seat, weights, rng);
             else
                 slot_determinize(&sample, seat, rng);
