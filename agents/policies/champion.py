@@ -35,7 +35,7 @@ import numpy as np
 
 from phase10_env import core
 from phase10_env.codec import next_action
-from phase10_env.core.convert import load_game
+from phase10_env.core.convert import hand_log_rows, load_game
 from phase10_env.engine import Discard, Draw, Game, SeatView
 from phase10_env.engine.cards import SKIP
 from phase10_env.heuristic import HeuristicAgent
@@ -68,6 +68,13 @@ class ChampionConfig:
       last discard is the one the heuristic would make from the hand dealt to it (0: keep
       every deal). At most 64: a web client may choose it, and at 4,096 samples 64 tries
       take a decision from about 0.7 s to 1.1 s here (1,000 would take 6 s);
+    * ``history``: weigh each other seat's dealt hands by its moves this hand, from this many
+      replays of the hand (:mod:`phase10_env.core`'s ``history.c``: a replay unwinds a dealt
+      world to the hand's start and asks the heuristic, at each of that seat's moves, what it
+      would have done; 0: deal without it). Up to 4,096 replays, about 25 ms a decision at
+      1,024 with 4 players here;
+    * ``slip``: with ``history``, the weight a dealt hand keeps for each of its seat's moves this
+      hand that the heuristic would not have made from it (1: the moves count for nothing);
     * ``streams``: play-outs draw the pile by deck streams (:mod:`agents.policies.streams`:
       the same odds, about 40% less variance in a candidate's gain);
     * ``wins``: judge a play-out by the chance to win the game it leaves, from the win model
@@ -83,16 +90,21 @@ class ChampionConfig:
     after_down: bool = True
     plays: bool = False
     consistent: int = 0
+    history: int = 0
+    slip: float = 0.03
     streams: bool = False
     wins: bool = True
 
     def __post_init__(self) -> None:
         check_ranges(self, OPTION_RANGES, "champion")
+        if self.history and self.consistent:
+            raise ValueError("champion options history and consistent do not combine: history weighs every move "
+                             "of the hand, consistent only each seat's last discard; choose one")
 
 
 OPTION_RANGES: dict[str, tuple[float, float]] = {
     "samples": (1, 4096), "min_samples": (2, 4096), "confidence": (0, 10), "points_weight": (0, 100),
-    "consistent": (0, 64)}
+    "consistent": (0, 64), "history": (0, 4096), "slip": (0, 1)}
 
 
 def parse_champion_options(text: str) -> ChampionConfig:
@@ -210,16 +222,35 @@ class ChampionAgent:
         With ``peek`` the search deals only the draw pile and keeps every hand of ``world`` as
         it is: given the true game, that is a search with a perfect belief, for
         :mod:`agents.evaluation.peek` (an agent never does it)."""
-        load_game(self.slot, 0, world)
-        remember_hand(self.slot, 0, view)
+        self.load(world, view)
         cfg = self.config
         out, drawn = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
         seeds = self.rng.integers(2**63, size=1, dtype=np.uint64)
+        log = hand_log_rows(view.hand_log) if cfg.history and not peek else None
         self.core.search(self.slot, self.row, cfg.samples, cfg.min_samples, cfg.confidence, cfg.points_weight,
                          seeds, out, drawn, None if peek else self.weights(view), cfg.after_down, cfg.consistent, cfg.streams,
                          self.judge(view.num_players), self.win_model.hidden if self.win_model else 0, cfg.plays,
-                         peek)
+                         peek, log, cfg.history, cfg.slip)
         return int(out[0]), int(drawn[0])
+
+    def load(self, world: Game, view: SeatView) -> None:
+        """Put ``world`` in the agent's slot with the public memory of ``view``'s hand."""
+        load_game(self.slot, 0, world)
+        remember_hand(self.slot, 0, view)
+
+    def replays(self, view: SeatView, replays: int) -> tuple[np.ndarray, np.ndarray]:
+        """What ``history`` weighs, from ``view``: ``replays`` worlds the seat cannot tell apart,
+        dealt as this agent deals (its belief model, or uniformly with ``belief=false``), each
+        replayed through the hand's log. Every hand of each world, ``(R, 6, 50)``, and each seat's
+        moves the heuristic would not have made there, ``(R, 6)``; no rows where there is nothing
+        to weigh (no move yet this hand, or a reshuffled pile). For
+        :mod:`agents.evaluation.belief_overlap`."""
+        self.load(Game.from_view(view, self.rng), view)
+        weights = self.weights(view)
+        hands, unlike = np.zeros((replays, 6, 50), dtype=np.uint8), np.zeros((replays, 6), dtype=np.int16)
+        count = self.core.history(self.slot, 0, int(self.rng.integers(2**63)), hand_log_rows(view.hand_log), replays, 1.0,
+                                  hands, unlike, None if weights is None else weights[0])
+        return hands[:count], unlike[:count]
 
     def judge(self, players: int) -> np.ndarray | None:
         """The win model's weights for ``players`` seats (None: the search counts phases and points)."""

@@ -120,6 +120,28 @@ def test_deals_that_disagree_with_an_opponents_last_discard_can_be_dealt_again()
     assert differ > 0
 
 
+def test_weighing_deals_by_the_hands_moves_changes_what_the_search_sees() -> None:
+    """The same seed, the same positions of a 4-player game: deals weighed by each opponent's
+    moves this hand (``history``) change some of the search's choices; with no move of the hand
+    made yet there is nothing to weigh, and the choice is the plain search's."""
+    heuristic, game = HeuristicAgent(), Game(4, seed=6)
+    config = {"samples": 32, "min_samples": 4, "confidence": 0.0}
+    plain = ChampionAgent(ChampionConfig(**config), seed=1)
+    weighing = ChampionAgent(ChampionConfig(**config, history=64), seed=1)
+    differ = first = 0
+    for _ in range(80):
+        view = game.view(game.current)
+        if not game.laid[game.current]:
+            if game.hand_log:
+                differ += plain.search(view) != weighing.search(view)
+            else:
+                first += 1
+                assert plain.search(view) == weighing.search(view)
+        game.apply(heuristic.choose_move(view))
+    assert differ > 0 and first > 0
+    assert len(play_game(4, FAST + ",history=16", seed=3)) > 20
+
+
 def test_the_belief_model_gives_a_chance_per_kind_of_card() -> None:
     model = BeliefModel()
     features = np.random.default_rng(0).random((5, model.layers[0][0].shape[0])).astype(np.float32)
@@ -144,6 +166,9 @@ def test_a_file_that_is_not_a_belief_model_is_refused_without_unpickling(tmp_pat
     ("champion:confidence=-1", "confidence must be from 0 to 10"),
     ("champion:belief=maybe", "belief takes true or false"),
     ("champion:consistent=65", "consistent must be from 0 to 64"),
+    ("champion:history=5000", "history must be from 0 to 4096"),
+    ("champion:slip=2", "slip must be from 0 to 1"),
+    ("champion:history=8,consistent=4", "history and consistent do not combine"),
     ("champion:width=3", "bad champion option"),
 ])
 def test_options_outside_their_range_are_refused_with_the_range(spec: str, message: str) -> None:
