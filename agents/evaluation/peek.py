@@ -11,6 +11,14 @@ is (``ChampionAgent.race_from(..., peek=True)``). The second is not an agent (no
 other seats' hands); it exists only here, as a measurement. The two are compared deal by deal::
 
     python -m agents.evaluation.peek --players 4 --games 400 --options samples=256,min_samples=16
+
+``--variant`` plays each deal a third way, as the champion plays with those options added (a
+better belief, say), and sets it between the two: how much of what the hands are worth it wins.
+``--recorded`` takes the first two ways from an earlier run of the same deals (its players,
+seed and options checked) and plays only the variant::
+
+    python -m agents.evaluation.peek --players 4 --games 400 --options samples=256,min_samples=16 \\
+        --variant history=1024 --recorded results/champion_peek_4p.json
 """
 
 from __future__ import annotations
@@ -68,12 +76,32 @@ def both_ways(deal: Deal) -> tuple[bool, bool]:
     return champion_wins(deal, peek=True), champion_wins(deal, peek=False)
 
 
+def as_it_plays(deal: Deal) -> bool:
+    return champion_wins(deal, peek=False)
+
+
+def recorded_ways(path: str, players: int, games: int, seed: int, options: str) -> list[tuple[bool, bool]]:
+    """The two ways' outcomes of the first ``games`` deals of an earlier run's JSON; ValueError
+    naming what differs if it is not a run of the same deals with the same options."""
+    record = json.loads(Path(path).read_text(encoding="utf-8"))
+    asked = {"players": players, "seed": seed, "options": options}
+    for key, value in asked.items():
+        if record.get(key) != value:
+            raise ValueError(f"{path} is a run with {key} {record.get(key)!r}, not {value!r}")
+    outcomes = record.get("outcomes", [])
+    if len(outcomes) < games:
+        raise ValueError(f"{path} holds {len(outcomes)} deals, fewer than the {games} asked")
+    return [(bool(shown), bool(plays)) for shown, plays in outcomes[:games]]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m agents.evaluation.peek", description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=2, help=f"seats at the table ({MIN_PLAYERS}-{MAX_PLAYERS})")
     parser.add_argument("--games", type=int, default=200, help="deals, each played both ways")
     parser.add_argument("--seed", type=int, default=12_000_000)
     parser.add_argument("--options", default="", help="the champion's options, as in its spec (samples=256)")
+    parser.add_argument("--variant", help="also play each deal as the champion plays with these options added")
+    parser.add_argument("--recorded", help="with --variant: the first two ways from this earlier run's JSON")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     parser.add_argument("--json", help="write the outcomes and the comparison as JSON here")
     args = parser.parse_args(argv)
@@ -81,19 +109,34 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("games must be positive")
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         parser.error(f"players must be {MIN_PLAYERS}-{MAX_PLAYERS}, not {args.players}")
+    if args.recorded and not args.variant:
+        parser.error("--recorded goes with --variant: it takes the first two ways from an earlier run")
     try:
         config = parse_champion_options(args.options)
-    except ValueError as e:
+        variant = parse_champion_options(",".join(o for o in (args.options, args.variant) if o)) if args.variant else None
+        recorded = recorded_ways(args.recorded, args.players, args.games, args.seed, args.options) if args.recorded else None
+    except (ValueError, OSError) as e:
         parser.error(str(e))
     deals = [Deal(args.players, i, args.seed, config) for i in range(args.games)]
-    won = parallel_map(both_ways, deals, args.workers, desc="deals", unit="deal")
+    won = recorded or parallel_map(both_ways, deals, args.workers, desc="deals", unit="deal")
     result = paired_wins(won)
+    source = f"; two ways as recorded in {args.recorded}" if recorded else ""
     print(f"{args.players} players, the champion ({args.options or 'its defaults'}) against heuristics, "
-          f"seed {args.seed} (even share {1 / args.players:.3f})")
+          f"seed {args.seed} (even share {1 / args.players:.3f}){source}")
     print(result.summary("shown every hand", "as it plays"))
+    record = {"players": args.players, "games": args.games, "seed": args.seed, "options": args.options,
+              "outcomes": [list(w) for w in won], "comparison": asdict(result)}
+    if variant is not None:
+        varied = parallel_map(as_it_plays, [Deal(args.players, i, args.seed, variant) for i in range(args.games)],
+                              args.workers, desc="variant deals", unit="deal")
+        name = f"with {args.variant}"
+        over_plays = paired_wins([(v, plays) for v, (_, plays) in zip(varied, won)])
+        below_shown = paired_wins([(shown, v) for v, (shown, _) in zip(varied, won)])
+        print(over_plays.summary(name, "as it plays"))
+        print(below_shown.summary("shown every hand", name))
+        record |= {"variant": args.variant, "variant_outcomes": varied,
+                   "variant_over_plays": asdict(over_plays), "shown_over_variant": asdict(below_shown)}
     if args.json:
-        record = {"players": args.players, "games": args.games, "seed": args.seed, "options": args.options,
-                  "outcomes": [list(w) for w in won], "comparison": asdict(result)}
         Path(args.json).write_text(json.dumps(record, indent=1), encoding="utf-8")
 
 

@@ -46,3 +46,26 @@ def test_the_command_plays_each_deal_both_ways(tmp_path: Path, capsys: pytest.Ca
     assert len(record["outcomes"]) == 2 and record["comparison"]["games"] == 2
     with pytest.raises(SystemExit):
         main(["--players", "7"])
+
+
+def test_a_variant_is_played_a_third_way_and_can_reuse_a_recorded_run(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The variant's deals are played as the champion plays with its options added; with
+    ``--recorded`` the first two ways come from the earlier run, which must be of the same deals."""
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    options = ["--players", "4", "--games", "2", "--options", "samples=8,min_samples=4", "--workers", "1"]
+    main([*options, "--json", str(first)])
+    capsys.readouterr()
+    main([*options, "--variant", "history=16", "--recorded", str(first), "--json", str(second)])
+    out = capsys.readouterr().out
+    assert "two ways as recorded in" in out and "with history=16 won" in out
+    record = json.loads(second.read_text())
+    assert record["outcomes"] == json.loads(first.read_text())["outcomes"]
+    config = ChampionConfig(samples=8, min_samples=4, history=16)
+    assert record["variant_outcomes"] == [champion_wins(Deal(4, i, 12_000_000, config), peek=False) for i in range(2)]
+    for bad in (["--seed", "1"], ["--options", "samples=9,min_samples=4"]):
+        with pytest.raises(SystemExit):
+            main([*options, *bad, "--variant", "history=16", "--recorded", str(first)])
+    assert "is a run with" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*options, "--recorded", str(first)])
