@@ -73,6 +73,7 @@ static int unwind_seat(const LoggedMove *log, int n, const uint8_t (*need)[NUM_K
                        uint8_t *draws, int *num_draws, Pcg64 *rng) {
     int d = 0;
     for (int i = 0; i < n; i++) d += log[i].seat == seat && log[i].move.type == MOVE_DRAW && !log[i].move.from_discard;
+    if (d > DECK_SIZE) return -1;
     *num_draws = d;
     for (int i = n - 1; i >= 0; i--) {
         if (log[i].seat != seat) continue;
@@ -136,6 +137,7 @@ static int replay_hand(const Game *w, int me, const LoggedMove *log, int n, cons
                        int *unlike) {
     int players = 0, seats[MAX_PLAYERS], seat = w->dealer, total_draws = 0, num_draws[MAX_PLAYERS];
     uint8_t start[MAX_PLAYERS][NUM_KINDS], draws[MAX_PLAYERS][DECK_SIZE];
+    if (log[0].top < 0) return -1; /* a hand begins with a card on the discard pile */
     for (int s = 0; s < w->num_players; s++) players += w->active[s];
     for (int s = 0; s < players; s++) seats[s] = seat = next_seat(w, seat);
     for (int s = 0; s < players; s++) {

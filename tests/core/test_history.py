@@ -147,5 +147,12 @@ def test_a_log_that_does_not_fit_the_game_is_refused_by_name() -> None:
     other = hand_log_rows(view.hand_log[:-1] + (last._replace(move=Discard(0 if last.move.card == SKIP else SKIP)),))
     with pytest.raises(ValueError, match="does not fit the game"):
         core.native().history(slot, 0, 1, other, 8, 0.5, hands, unlike)
+    draws = np.zeros((200, LOG_WIDTH), np.int16)  # one seat drawing from the pile 200 times in a hand
+    draws[:, 0], draws[:, 1], draws[:, 4] = view.seat, 5, -1
+    no_top = draws[:1].copy()
+    no_top[0, 1] = -1  # a hand that began with no card on the discard pile
+    for rows in (draws, no_top):
+        with pytest.raises(ValueError, match="does not fit the game"):
+            core.native().history(slot, 0, 1, rows, 8, 0.5, hands, unlike)
     with pytest.raises(ValueError, match="replays must be 1 to 4096"):
         core.native().history(slot, 0, 1, rows, 0, 0.5, hands, unlike)
