@@ -92,14 +92,9 @@ void slot_determinize_weighted(Slot *s, int seat, const double (*weights)[NUM_KI
             pool[kind]--;
             g->hands[p][kind]++;
         }
-        memset(g->supply[p], 0, NUM_NUMBERS + 1);
-        for (int k = 0; k < NUM_NATURALS; k++) g->supply[p][k % NUM_NUMBERS + 1] += g->hands[p][k];
+        count_numbers(g, p);
     }
-    uint8_t rest[DECK_SIZE];
-    int size = 0;
-    for (int k = 0; k < NUM_KINDS; k++)
-        for (int c = 0; c < pool[k]; c++) rest[size++] = (uint8_t)k;
-    deal_draw_pile(g, rest, size, rng);
+    deal_counted_pile(g, pool, rng);
 }
 
 /* Whether a dealt world agrees with what the other seats threw away: each one's last discard

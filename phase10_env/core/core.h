@@ -226,6 +226,10 @@ void redeal(Game *g, const uint8_t *deck);
 /* Lay ``cards`` (``size`` of them, which may be g->draw itself) as the draw pile in an order
  * drawn from ``rng``, and seed the game's own generator (its reshuffles) from ``rng`` too. */
 void deal_draw_pile(Game *g, const uint8_t *cards, int size, Pcg64 *rng);
+/* deal_draw_pile of the cards ``counts`` holds of each kind. */
+void deal_counted_pile(Game *g, const uint8_t *counts, Pcg64 *rng);
+/* Count ``seat``'s natural cards by number again (Game.supply) after its hand was dealt anew. */
+void count_numbers(Game *g, int seat);
 
 /* ---------------------------------------------------------------- search.c */
 #define WIN_HIDDEN_MAX 64

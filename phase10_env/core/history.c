@@ -260,14 +260,9 @@ int history_deal(Slot *s, int seat, const History *h, Pcg64 *rng) {
         for (int p = 0; p < g->num_players; p++) {
             if (p == seat || !g->active[p]) continue;
             memcpy(g->hands[p], h->hands[chosen[p]][p], NUM_KINDS);
-            memset(g->supply[p], 0, NUM_NUMBERS + 1);
-            for (int k = 0; k < NUM_NATURALS; k++) g->supply[p][k % NUM_NUMBERS + 1] += g->hands[p][k];
+            count_numbers(g, p);
         }
-        uint8_t rest[DECK_SIZE];
-        int size = 0;
-        for (int k = 0; k < NUM_KINDS; k++)
-            for (int c = 0; c < left[k]; c++) rest[size++] = (uint8_t)k;
-        deal_draw_pile(g, rest, size, rng);
+        deal_counted_pile(g, left, rng);
         return 0;
     }
     return 1;

@@ -107,6 +107,19 @@ void deal_draw_pile(Game *g, const uint8_t *cards, int size, Pcg64 *rng) {
     pcg_seed(&g->rng, g->seed);
 }
 
+void deal_counted_pile(Game *g, const uint8_t *counts, Pcg64 *rng) {
+    uint8_t cards[DECK_SIZE];
+    int size = 0;
+    for (int k = 0; k < NUM_KINDS; k++)
+        for (int c = 0; c < counts[k]; c++) cards[size++] = (uint8_t)k;
+    deal_draw_pile(g, cards, size, rng);
+}
+
+void count_numbers(Game *g, int seat) {
+    memset(g->supply[seat], 0, NUM_NUMBERS + 1);
+    for (int k = 0; k < NUM_NATURALS; k++) g->supply[seat][k % NUM_NUMBERS + 1] += g->hands[seat][k];
+}
+
 void slot_determinize(Slot *s, int seat, Pcg64 *rng) {
     Game *g = &s->g;
     uint8_t pool[DECK_SIZE], order[DECK_SIZE];
@@ -126,8 +139,7 @@ void slot_determinize(Slot *s, int seat, Pcg64 *rng) {
         if (p == seat) continue;
         memcpy(g->hands[p], g->taken[p], NUM_KINDS);
         for (int i = 0; i < hidden[p]; i++) g->hands[p][pool[order[next++]]]++;
-        memset(g->supply[p], 0, NUM_NUMBERS + 1);
-        for (int k = 0; k < NUM_NATURALS; k++) g->supply[p][k % NUM_NUMBERS + 1] += g->hands[p][k];
+        count_numbers(g, p);
     }
     for (int i = 0; next < size; i++) g->draw[i] = pool[order[next++]];
     g->seed = pcg_seed63(rng);
