@@ -198,6 +198,20 @@ if [[ $what == champion || $what == all ]]; then
   # same search shown every hand, at 256 deals a decision (about 33 min)
   log=results/champion_peek_4p.txt; : > "$log"
   run python -m agents.evaluation.peek --players 4 --games 400 --seed 12000000 --options samples=256,min_samples=16 --workers 2 --json results/champion_peek_4p.json
+  # what the opponents' moves this hand tell (models/champion.md, "Weighing the deals by the hand's moves, tried"):
+  # the share of hidden cards the deals hold (about 1 min each), then the same deals played with history (about 56 min)
+  log=results/belief_overlap_4p.txt; : > "$log"
+  run python -m agents.evaluation.belief_overlap --players 4 --positions 200
+  log=results/belief_overlap_2p.txt; : > "$log"
+  run python -m agents.evaluation.belief_overlap --players 2 --positions 200
+  log=results/champion_history_dev_4p.txt; : > "$log"
+  run python -m agents.evaluation.peek --players 4 --games 400 --seed 12000000 --options samples=256,min_samples=16 --variant history=1024 --recorded results/champion_peek_4p.json --workers 2 --json results/champion_history_dev_4p.json
+  # the same at 2 players on 200 development deals (the shown way played too here: about 40 min), and the thinking
+  # time with and without history side by side in the same games (about 4 min)
+  log=results/champion_history_dev_2p.txt; : > "$log"
+  run python -m agents.evaluation.peek --players 2 --games 200 --seed 777000 --options samples=256,min_samples=16 --variant history=1024 --workers 2 --json results/champion_history_dev_2p.json
+  log=results/champion_history_time_4p.txt; : > "$log"
+  run phase10 eval --agents champion champion:history=1024 heuristic heuristic --players 4 --games 8 --seed 7000000 --workers 2 --max-steps 20000
   # the shipped champion's races at 2 and 4 players, about 2 min each: as many decisions at both
   log=results/champion_race_by_players.txt; : > "$log"
   run python -m agents.evaluation.champion_race --games 30 --budgets 1024 1024 --players 2

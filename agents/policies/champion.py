@@ -71,8 +71,8 @@ class ChampionConfig:
     * ``history``: weigh each other seat's dealt hands by its moves this hand, from this many
       replays of the hand (:mod:`phase10_env.core`'s ``history.c``: a replay unwinds a dealt
       world to the hand's start and asks the heuristic, at each of that seat's moves, what it
-      would have done; 0: deal without it). Up to 4,096 replays, about 25 ms a decision at
-      1,024 with 4 players here;
+      would have done; 0: deal without it). Up to 4,096 replays; 1,024 add about 110 ms a
+      turn at 4 players here;
     * ``slip``: with ``history``, the weight a dealt hand keeps for each of its seat's moves this
       hand that the heuristic would not have made from it (1: the moves count for nothing);
     * ``streams``: play-outs draw the pile by deck streams (:mod:`agents.policies.streams`:
