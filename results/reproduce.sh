@@ -198,6 +198,9 @@ if [[ $what == champion || $what == all ]]; then
   # same search shown every hand, at 256 deals a decision (about 33 min)
   log=results/champion_peek_4p.txt; : > "$log"
   run python -m agents.evaluation.peek --players 4 --games 400 --seed 12000000 --options samples=256,min_samples=16 --workers 2 --json results/champion_peek_4p.json
+  # the same at 2 players, on 400 deals never used (about 21 min)
+  log=results/champion_peek_2p.txt; : > "$log"
+  run python -m agents.evaluation.peek --players 2 --games 400 --seed 15000000 --options samples=256,min_samples=16 --workers 2 --json results/champion_peek_2p.json
   # what the opponents' moves this hand tell (models/champion.md, "Weighing the deals by the hand's moves, tried"):
   # the share of hidden cards the deals hold (about 1 min each), then the same deals played with history (about 56 min)
   log=results/belief_overlap_4p.txt; : > "$log"

@@ -247,7 +247,7 @@ typedef struct {
     int streams;              /* play-outs draw the pile by deck streams (slot_playout_streams) */
     WinModel win_model;       /* a play-out's worth is a win chance (search.c's win_value); no weights: hand_value */
 } SearchSettings;
-typedef struct { int candidates, samples, clashes; } SearchStats; /* clashes: history deals that found no fit */
+typedef struct { int candidates, samples; } SearchStats;
 double hand_value(const Game *g, int seat, const int *phases, const int *scores, double weight);
 double win_value(const Game *g, int seat, const WinModel *model); /* agents/training/win_model.py */
 int win_model_size(int hidden); /* the numbers in a win model's weights */

@@ -137,7 +137,6 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
     if (stats) {
         stats->candidates = k;
         stats->samples = 0;
-        stats->clashes = 0;
     }
     if (k == 1) return cand[0];
     int phases[MAX_PLAYERS], scores[MAX_PLAYERS];
@@ -159,7 +158,7 @@ int search_action(const Slot *root, const SearchSettings *cfg, const double (*we
             }
             if (history && history->count) {
                 if (!history_deal(&sample, seat, history, rng)) break;
-                if (stats) stats->clashes++; /* no fit among the weighed hands: dealt as without them */
+                /* no fit among the weighed hands: dealt as without them */
             }
             if (weights)
                 slot_determinize_weighted(&sample, seat, weights, rng);
