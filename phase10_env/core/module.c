@@ -589,6 +589,12 @@ static LoggedMove *read_log(PyObject *obj, int num_players, int *length, Buf *b)
     return log;
 }
 
+/* The Python error for history_build's failure ``built`` (-2: out of memory; -1: the log does not fit). */
+static void history_error(int built) {
+    if (built == -2) PyErr_NoMemory();
+    else PyErr_SetString(PyExc_ValueError, "the hand's log does not fit the game");
+}
+
 /* ---------------------------------------------------------------- search(slots, indices, samples, min_samples, confidence, points_weight, seeds uint64 (M,), out int64 (M,), samples_out int64 (M,)[, weights float64 (M, 6, 50), after_down, consistent, streams, win_model float64, win_hidden, plays, peek, log int16 (T, LOG_WIDTH), history, slip])
  * search.c's rollout search for the seat to act in each slot (which must not be over); with a
  * log (of one slot's hand) and history replays, samples deal from history.c's weighed hands. */
@@ -668,8 +674,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     if (built < 0) {
-        if (built == -2) PyErr_NoMemory();
-        else PyErr_SetString(PyExc_ValueError, "the hand's log does not fit the game searched");
+        history_error(built);
         goto fail;
     }
     PyMem_Free(log), PyMem_Free(history);
@@ -731,8 +736,7 @@ static PyObject *py_history(PyObject *self, PyObject *args) {
                           weights.ok ? (const double (*)[NUM_KINDS])weights.view.buf : NULL, &rng, history);
     Py_END_ALLOW_THREADS
     if (built < 0) {
-        if (built == -2) PyErr_NoMemory();
-        else PyErr_SetString(PyExc_ValueError, "the hand's log does not fit the game");
+        history_error(built);
         goto fail;
     }
     memcpy(hands.view.buf, history->hands, (size_t)history->count * MAX_PLAYERS * NUM_KINDS);
