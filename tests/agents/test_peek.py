@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.evaluation import peek
 from agents.evaluation.peek import Deal, champion_wins, main
 from agents.policies.champion import ChampionAgent, ChampionConfig
 from phase10_env.engine import Game
@@ -48,15 +49,23 @@ def test_the_command_plays_each_deal_both_ways(tmp_path: Path, capsys: pytest.Ca
         main(["--players", "7"])
 
 
-def test_a_variant_is_played_a_third_way_and_can_reuse_a_recorded_run(tmp_path: Path,
-                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_variant_is_played_a_third_way_and_can_reuse_a_recorded_run(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The variant's deals are played as the champion plays with its options added; with
     ``--recorded`` the first two ways come from the earlier run, which must be of the same deals."""
     first, second = tmp_path / "first.json", tmp_path / "second.json"
     options = ["--players", "4", "--games", "2", "--options", "samples=8,min_samples=4", "--workers", "1"]
     main([*options, "--json", str(first)])
     capsys.readouterr()
+    played: list[Deal] = []
+
+    def as_it_plays(deal: Deal) -> bool:
+        played.append(deal)
+        return champion_wins(deal, peek=False)
+
+    monkeypatch.setattr(peek, "as_it_plays", as_it_plays)
     main([*options, "--variant", "history=16", "--recorded", str(first), "--json", str(second)])
+    assert [d.config for d in played] == [ChampionConfig(samples=8, min_samples=4, history=16)] * 2  # only the variant played
     out = capsys.readouterr().out
     assert "two ways as recorded in" in out and "with history=16 won" in out
     record = json.loads(second.read_text())
