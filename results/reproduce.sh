@@ -215,6 +215,20 @@ if [[ $what == champion || $what == all ]]; then
   run python -m agents.evaluation.peek --players 2 --games 200 --seed 777000 --options samples=256,min_samples=16 --variant history=1024 --workers 2 --json results/champion_history_dev_2p.json
   log=results/champion_history_time_4p.txt; : > "$log"
   run phase10 eval --agents champion champion:history=1024 heuristic heuristic --players 4 --games 8 --seed 7000000 --workers 2 --max-steps 20000
+  # the win table against the network at 4 players, paired, on 800 fresh deals at 64 deals a decision (models/
+  # champion.md, "The win table against the network at 4 players, paired"; about 33 min each): the table's run
+  # at 5e31414 with 86e37ba's outcome keeping applied, in a worktree of its own
+  table="$(mktemp -d)/table"
+  git worktree add --detach "$table" 5e31414
+  git diff 86e37ba^ 86e37ba -- agents | git -C "$table" apply
+  (cd "$table" && python setup.py build_ext --inplace -q)
+  log=results/champion_table64_dev_4p.txt; : > "$log"
+  run env -C "$table" PYTHONPATH="$table" python -m agents.cli eval --agents champion:samples=64,wins=true heuristic heuristic heuristic --players 4 --games 800 --seed 16000000 --workers 2 --max-steps 20000 --json "$PWD/results/champion_table64_dev_4p.json"
+  git worktree remove --force "$table"
+  log=results/champion_net64_dev_4p.txt; : > "$log"
+  run phase10 eval --agents champion:samples=64,wins=true heuristic heuristic heuristic --players 4 --games 800 --seed 16000000 --workers 2 --max-steps 20000 --json results/champion_net64_dev_4p.json
+  log=results/champion_table64_vs_net64_4p_paired.txt; : > "$log"
+  run python -m agents.evaluation.paired results/champion_table64_dev_4p.json results/champion_net64_dev_4p.json --entry 0
   # the shipped champion's races at 2 and 4 players, about 2 min each: as many decisions at both
   log=results/champion_race_by_players.txt; : > "$log"
   run python -m agents.evaluation.champion_race --games 30 --budgets 1024 1024 --players 2
