@@ -229,6 +229,22 @@ if [[ $what == champion || $what == all ]]; then
   run phase10 eval --agents champion:samples=64,wins=true heuristic heuristic heuristic --players 4 --games 800 --seed 16000000 --workers 2 --max-steps 20000 --json results/champion_net64_dev_4p.json
   log=results/champion_table64_vs_net64_4p_paired.txt; : > "$log"
   run python -m agents.evaluation.paired results/champion_table64_dev_4p.json results/champion_net64_dev_4p.json --entry 0
+  # the searching seat's own play-outs made weaker (models/champion.md, "Weaker play-outs for its own seat"): the
+  # core patched (results/weak_playouts/search.diff) in a worktree of its own, peek's deals played as a variant that
+  # adds no option, half and then all of its play-out discards random (about 28 min each), and that play-out
+  # policy as a player (about 2 min each)
+  weak="$(mktemp -d)/weak"
+  git worktree add --detach "$weak" 486be40
+  git -C "$weak" apply "$PWD/results/weak_playouts/search.diff"
+  (cd "$weak" && python setup.py build_ext --inplace -q)
+  log=results/champion_weak_playouts_4p.txt; : > "$log"
+  run env -C "$weak" PYTHONPATH="$weak" WEAK_EPS=0.5 python -m agents.evaluation.peek --players 4 --games 400 --seed 12000000 --options samples=256,min_samples=16 --variant min_samples=16 --recorded "$PWD/results/champion_peek_4p.json" --workers 2 --json "$PWD/results/champion_weak_playouts_4p.json"
+  log=results/champion_weak_playouts_all_4p.txt; : > "$log"
+  run env -C "$weak" PYTHONPATH="$weak" WEAK_EPS=1.0 python -m agents.evaluation.peek --players 4 --games 400 --seed 12000000 --options samples=256,min_samples=16 --variant min_samples=16 --recorded "$PWD/results/champion_peek_4p.json" --workers 2 --json "$PWD/results/champion_weak_playouts_all_4p.json"
+  git worktree remove --force "$weak"
+  log=results/weak_playouts_standalone_4p.txt; : > "$log"
+  run python results/weak_playouts/standalone.py 0.5 400 31000000
+  run python results/weak_playouts/standalone.py 1.0 400 31000000
   # the shipped champion's races at 2 and 4 players, about 2 min each: as many decisions at both
   log=results/champion_race_by_players.txt; : > "$log"
   run python -m agents.evaluation.champion_race --games 30 --budgets 1024 1024 --players 2
