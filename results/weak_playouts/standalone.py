@@ -13,12 +13,12 @@ import sys
 import numpy as np
 
 from agents.evaluation.tournament import game_seed, wilson_interval
+from phase10_env.actions import DISCARD_FIRST, DISCARD_WILD  # the actions that throw a card other than a Skip
 from phase10_env.env import raw_env
 from phase10_env.heuristic import HeuristicAgent
 from phase10_env.play import play, policy_chooser
 from phase10_env.policy import PlayerObservation
 
-DISCARD_FIRST, DISCARD_WILD = 246, 294  # the actions that throw a card other than a Skip
 PLAYERS = 4
 
 
