@@ -17,7 +17,7 @@ from phase10_env.actions import DISCARD_FIRST, DISCARD_WILD  # the actions that 
 from phase10_env.env import raw_env
 from phase10_env.heuristic import HeuristicAgent
 from phase10_env.play import play, policy_chooser
-from phase10_env.policy import PlayerObservation
+from phase10_env.policy import PlayerObservation, Policy
 
 PLAYERS = 4
 
@@ -42,8 +42,8 @@ def main(eps: float, games: int, seed: int) -> None:
         env.reset(seed=game_seed(seed, i), options={"first_dealer": (i // PLAYERS) % PLAYERS})
         weak = i % PLAYERS
         rng = np.random.default_rng(game_seed(seed, i, 0))
-        policies = {agent: WeakenedHeuristic(eps, rng) if s == weak else HeuristicAgent()
-                    for s, agent in enumerate(env.possible_agents)}
+        policies: dict[str, Policy] = {agent: WeakenedHeuristic(eps, rng) if s == weak else HeuristicAgent()
+                                      for s, agent in enumerate(env.possible_agents)}
         play(env, policy_chooser(env, policies))
         wins += weak in env.game.winners
     lo, hi = wilson_interval(wins, games)
