@@ -245,6 +245,23 @@ if [[ $what == champion || $what == all ]]; then
   log=results/weak_playouts_standalone_4p.txt; : > "$log"
   run python results/weak_playouts/standalone.py 0.5 400 31000000
   run python results/weak_playouts/standalone.py 1.0 400 31000000
+  # Deep Monte Carlo for the draws and discards (models/champion.md, "Deep Monte Carlo for the draws and discards,
+  # tried"), an experiment in results/dmc: the two trainers and the second's regularised run (about 20, 60 and 20
+  # min; checkpoints every 10 min beside OUT, so which ones exist depends on the machine's speed), the held-out
+  # gains and the kept checkpoint's games
+  mkdir -p runs
+  log=results/dmc_returns_dev_4p.txt; : > "$log"
+  run python results/dmc/returns.py 11539682 runs/dmc_returns.npz
+  run python results/dmc/evaluate.py runs/dmc_returns.npz 2000 20000000 0,0.01,0.02,0.03
+  log=results/dmc_paired_dev_4p.txt; : > "$log"
+  run python results/dmc/paired.py 9956497 runs/dmc_paired.npz
+  run python results/dmc/evaluate.py runs/dmc_paired.npz 2000 20000000 0.02,0.03,0.05
+  run python results/dmc/evaluate.py runs/dmc_paired.npz 2000 20000000 0.02,0.03,0.05 nodraws
+  run python results/dmc/paired.py 4500000 runs/dmc_paired_reg.npz --hidden 256 256 --huber 0.05 --weight-decay 0.01
+  log=results/dmc_paired_heldout_r2.txt; : > "$log"
+  run python results/dmc/heldout_r2.py results/dmc/paired_5457k.npz runs/dmc_paired.npz runs/dmc_paired_reg.npz
+  log=results/dmc_paired_heldout_4p.txt; : > "$log"
+  run python results/dmc/evaluate.py results/dmc/paired_5457k.npz 4000 17000000 0.05 nodraws
   # the shipped champion's races at 2 and 4 players, about 2 min each: as many decisions at both
   log=results/champion_race_by_players.txt; : > "$log"
   run python -m agents.evaluation.champion_race --games 30 --budgets 1024 1024 --players 2
