@@ -141,18 +141,17 @@ def hand_end_values(slots: np.ndarray, rows: np.ndarray, seats: np.ndarray, play
     phases = g["completed"][rows, :players].astype(np.int64)
     scores = g["scores"][rows, :players].astype(np.int64)
     active = g["active"][rows, :players].astype(bool)
-    ends = np.empty((len(rows), 1 + 2 * (players - 1)), dtype=np.int64)
-    for i, (row_phases, row_scores, row_active, seat) in enumerate(zip(phases, scores, active, seats)):
-        others = [(seat + k) % players for k in range(1, players)]
-        ends[i, 0] = row_phases[seat]
-        for j, s in enumerate(others):
-            p, lead = (row_phases[s], row_scores[s] - row_scores[seat]) if row_active[s] else OUT_OF_PLAY
-            ends[i, 1 + j], ends[i, players + j] = p, lead
+    mine = np.arange(len(rows))
+    others = (seats[:, None] + np.arange(1, players)) % players  # in turn order from the next seat
+    theirs = np.where(active[mine[:, None], others], phases[mine[:, None], others], OUT_OF_PLAY[0])
+    leads = np.where(active[mine[:, None], others], scores[mine[:, None], others] - scores[mine, seats][:, None],
+                     OUT_OF_PLAY[1])
+    ends = np.concatenate([phases[mine, seats][:, None], theirs, leads], 1)
     out: np.ndarray = chances(model, hidden, ends.astype(np.float64))
     over = g["stage"][rows] == GAME_OVER
-    winners = g["winners"][rows].astype(np.int64)
-    won = (winners >> seats) & 1
-    count = np.array([bin(w).count("1") for w in winners])
+    winners = g["winners"][rows]
+    won = (winners.astype(np.int64) >> seats) & 1
+    count = np.unpackbits(winners[:, None], axis=1).sum(1)
     out[over] = (won / np.maximum(count, 1))[over]
     return out
 

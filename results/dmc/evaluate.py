@@ -67,7 +67,7 @@ if __name__ == "__main__":
     draws = sys.argv[5:6] != ["nodraws"]
     heuristic_games, _ = evaluate(None, games, seed, 0.0)
     for margin in (float(m) for m in sys.argv[4].split(",")):
-        result, changed = evaluate(net, games, seed, margin, draws)
+        result, changed = (heuristic_games, 0.0) if net is None else evaluate(net, games, seed, margin, draws)
         wins = int(result.sum())
         lo, hi = wilson_interval(wins, games)
         diff = result - heuristic_games

@@ -61,7 +61,7 @@ def score(net: QNet, data: dict[str, np.ndarray]) -> str:
     for margin in MARGINS:
         taken = top > margin
         measured = data["gain"][rows[taken], best[taken]]
-        se = measured.std(ddof=1) / np.sqrt(max(len(measured), 1)) if len(measured) > 1 else float("nan")
+        se = measured.std(ddof=1) / np.sqrt(len(measured)) if len(measured) > 1 else float("nan")
         lines.append(f"  margin {margin}: leaves the heuristic in {taken.mean():.3f} of the decisions, predicted gain "
                      f"{top[taken].mean():.4f}, measured {measured.mean():.4f} +- {se:.4f} (one SE)")
     return "\n".join(lines)
