@@ -262,6 +262,8 @@ if [[ $what == champion || $what == all ]]; then
   run python results/dmc/heldout_r2.py results/dmc/paired_5457k.npz runs/dmc_paired.npz runs/dmc_paired_reg.npz
   log=results/dmc_paired_heldout_4p.txt; : > "$log"
   run python results/dmc/evaluate.py results/dmc/paired_5457k.npz 4000 17000000 0.05 nodraws
+  # their curves (loss, held-out fit, development win rate by size), drawn from the logs and files above
+  python results/dmc/curves.py results/dmc_curves.png
   # the shipped champion's races at 2 and 4 players, about 2 min each: as many decisions at both
   log=results/champion_race_by_players.txt; : > "$log"
   run python -m agents.evaluation.champion_race --games 30 --budgets 1024 1024 --players 2
