@@ -49,6 +49,21 @@ def _rules(args: argparse.Namespace) -> RulesConfig:
         raise SystemExit(f"error: {e}") from None
 
 
+def _agent_games(value: str) -> tuple[str, int]:
+    """``AGENT=N`` as (agent, N); split at the last ``=``, since an agent's options hold some."""
+    agent, _, games = value.rpartition("=")
+    if agent and games.strip().isdigit():
+        return agent, int(games)
+    raise argparse.ArgumentTypeError(f"expected AGENT=N (an agent and its pairs' games), not {value!r}")
+
+
+def _games_with(given: list[tuple[str, int]]) -> dict[str, int]:
+    named_twice = sorted({agent for agent, _ in given if [a for a, _ in given].count(agent) > 1})
+    if named_twice:
+        raise SystemExit(f"error: --games-with names an agent more than once: {named_twice}")
+    return dict(given)
+
+
 def _add_rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", help="rules YAML file or a name in configs/rules (none: the standard game)")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
@@ -85,7 +100,7 @@ def cmd_ladder(args: argparse.Namespace) -> None:
     try:
         result = run_ladder(args.agents, args.games, args.table_players, args.table_games, args.seed, _rules(args),
                             args.workers, max_steps=MAX_STEPS if args.max_steps is None else args.max_steps,
-                            matches=args.matches)
+                            matches=args.matches, games_with=_games_with(args.games_with or []))
     except ValueError as e:
         raise SystemExit(f"error: {e}") from None
     table = result.markdown()
@@ -431,6 +446,10 @@ def build_parser() -> argparse.ArgumentParser:
                                                    "ppo:models/strong.zip", "mcts", "champion"],
                    help=f"the agents to rank, at least two, each named once; {agents_help}")
     p.add_argument("--games", type=int, default=200, help="games per pair (a multiple of 4)")
+    p.add_argument("--games-with", type=_agent_games, action="append", metavar="AGENT=N",
+                   help="games for each pair AGENT plays in (a multiple of 4), e.g. champion=200 beside --games 2000: "
+                        "a slow agent plays fewer games, the fast ones enough to separate; a pair of two such agents "
+                        "plays the fewer; may be given again for another agent")
     p.add_argument("--table-players", type=int, default=4,
                    help="also play every table of this many agents (3-6; 0: pairs only); needs that many agents")
     p.add_argument("--table-games", type=int, default=64,

@@ -8,6 +8,10 @@ ladder's seed and the match's agents alone (``match_seed``), so adding an agent 
 does not change the games of the others, and ``phase10 eval --agents A B --games N --seed S``
 with a pair's recorded seed replays that pair's games.
 
+An agent slow to think can play fewer games a pair than the others (``games_with``, e.g. the
+champion 200 where the fast agents play 2,000), so that cheap neighbours in the ranking get the
+games they need to separate. A pair plays the fewer games of its two agents' counts.
+
 Ratings are OpenSkill's Plackett-Luce model (Weng-Lin), which rates multi-player rankings with
 ties. Every game is one ranking: winners first, then the others by phases completed (more
 first), then by final score (lower first); equal standings tie. The games are rated in a fixed
@@ -20,10 +24,11 @@ ordinal, ``mu - 3 * sigma``.
 
     format        "phase10-ladder/1"
     agents        the agent specs, in the order given
-    settings      games_per_pair, table_players, table_games, seed, rules, max_steps, workers (the
-                  most processes a match ran on: built-in agents alone play in the native core, in
-                  one), rating (library, version, model, tau, ordinal), matches_read_back (with
-                  ``matches``: commit -> the matches read back that were played at it)
+    settings      games_per_pair, games_with (agent -> its pairs' games), table_players,
+                  table_games, seed, rules, max_steps, workers (the most processes a match ran
+                  on: built-in agents alone play in the native core, in one), rating (library,
+                  version, model, tau, ordinal), matches_read_back (with ``matches``: commit ->
+                  the matches read back that were played at it)
     pairs[]       agents [A, B], seed, games, truncated, seconds, seconds_per_game,
                   results[] per agent: agent, wins, win_rate, ci95 [lo, hi] (Wilson, 95%),
                   seat_games, seat_wins (per seat 0, 1), ms_per_turn (its thinking time)
@@ -41,7 +46,7 @@ import json
 import platform
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -176,11 +181,17 @@ class LadderResult:
         unfinished = sum(o.truncated for m in self.pairs + self.tables for o in m.outcomes)
         stopped = (f" {_count(unfinished, 'game')} stopped unfinished after {s['max_steps']:,} actions: no winner, "
                    "ranked by phases and score." if unfinished else "")
-        note = (f"{s['games_per_pair']} games per pair{tables}; seats and first deal rotated; seed {s['seed']}; win rate "
+        note = (f"{self._games_note()}{tables}; seats and first deal rotated; seed {s['seed']}; win rate "
                 f"of the row against the column, 95% Wilson interval; OpenSkill {s['rating']['model']} ratings from "
                 f"every game's finishing order; {self.seconds / 60:.1f} min on {_count(s['workers'], 'process')}"
                 f"{self._read_back_note()}.{stopped}")
         return "\n".join(lines) + "\n\n" + note
+
+    def _games_note(self) -> str:
+        """'2000 games per pair, 200 for the pairs of `champion`' (or without the second part)."""
+        fewer = self.settings.get("games_with") or {}
+        return f"{self.settings['games_per_pair']} games per pair" + "".join(
+            f", {n} for the pairs of `{agent}`" for agent, n in fewer.items())
 
     def _read_back_note(self) -> str:
         read_back = self.settings.get("matches_read_back") or {}
@@ -211,7 +222,7 @@ class LadderResult:
         heat.set_xticks(range(n), order, rotation=30, ha="right", fontsize=8)
         heat.set_yticks(range(n), order, fontsize=8)
         heat.set_xlabel("opponent")
-        heat.set_title(f"win rate of row vs column ({self.settings['games_per_pair']} games, 95% CI)", fontsize=9)
+        heat.set_title(f"win rate of row vs column ({self._games_note().replace('`', '')}, 95% CI)", fontsize=9)
         fig.colorbar(image, ax=heat, fraction=0.046, pad=0.04)
         ys = np.arange(n)[::-1]
         mus = np.array([r.mu for r in self.ratings])
@@ -250,7 +261,8 @@ def _versions() -> dict[str, str]:
             "python": platform.python_version()}
 
 
-def check_ladder(agents: Sequence[str], games_per_pair: int, table_players: int, table_games: int) -> None:
+def check_ladder(agents: Sequence[str], games_per_pair: int, table_players: int, table_games: int,
+                 games_with: Mapping[str, int] | None = None) -> None:
     """Raise ``ValueError`` naming what is wrong with a ladder's agents or game counts; builds each
     agent once, so an unknown name or a missing model fails before any game is played."""
     if len(agents) < 2:
@@ -260,9 +272,14 @@ def check_ladder(agents: Sequence[str], games_per_pair: int, table_players: int,
         raise ValueError(f"agents named more than once: {named_twice}")
     if "human" in agents:
         raise ValueError("human cannot play in a ladder (it plays many games unattended)")
-    if games_per_pair <= 0 or games_per_pair % 4:
-        raise ValueError(f"games per pair must be a positive multiple of 4 (each agent plays each seat under each "
-                         f"first dealer equally often), not {games_per_pair}")
+    for whose, games in [("games per pair", games_per_pair),
+                         *((f"games per pair of {agent!r}", n) for agent, n in (games_with or {}).items())]:
+        if games <= 0 or games % 4:
+            raise ValueError(f"{whose} must be a positive multiple of 4 (each agent plays each seat under each first "
+                             f"dealer equally often), not {games}")
+    strangers = sorted(set(games_with or {}) - set(agents))
+    if strangers:
+        raise ValueError(f"games are given for agents not in the ladder: {strangers} (the ladder's: {list(agents)})")
     if table_players:
         if not 3 <= table_players <= 6:
             raise ValueError(f"table players must be 3-6 (or 0 for pairs only), not {table_players}")
@@ -280,15 +297,17 @@ def check_ladder(agents: Sequence[str], games_per_pair: int, table_players: int,
 def run_ladder(agents: Sequence[str] = DEFAULT_AGENTS, games_per_pair: int = 200, table_players: int = 4,
                table_games: int = 64, seed: int = 0, rules: RulesSpec = None,
                workers: int | None = None, max_steps: int = MAX_STEPS, progress: bool = True,
-               matches: str | Path | None = None) -> LadderResult:
-    """Play every pair of ``agents`` (``games_per_pair`` games each) and, with ``table_players``
+               matches: str | Path | None = None, games_with: Mapping[str, int] | None = None) -> LadderResult:
+    """Play every pair of ``agents`` (``games_per_pair`` games each, or for a pair with an agent of
+    ``games_with`` the fewest games given for its agents) and, with ``table_players``
     (3-6; 0 for none), every table of that many of them (``table_games`` games each); rate every
     game. ``workers`` processes (default: all cores); the same seed gives the same results. A
     game unfinished after ``max_steps`` actions has no winner and is rated by its standings.
     With ``matches``, a directory: each match is kept there as it ends, and a match already
     there is read back instead of played (:mod:`~agents.evaluation.match_store`)."""
     agents = tuple(agents)
-    check_ladder(agents, games_per_pair, table_players, table_games)
+    games_with = dict(games_with or {})
+    check_ladder(agents, games_per_pair, table_players, table_games, games_with)
     if max_steps <= 0:
         raise ValueError(f"max steps must be positive, not {max_steps}")
     rules_dict = load_rules(rules).to_dict()
@@ -307,10 +326,11 @@ def run_ladder(agents: Sequence[str] = DEFAULT_AGENTS, games_per_pair: int = 200
             save_match(matches, result)
         return result
 
-    pairs = [match(pair, games_per_pair) for pair in itertools.combinations(agents, 2)]
+    pairs = [match(pair, min([games_with[a] for a in pair if a in games_with], default=games_per_pair))
+             for pair in itertools.combinations(agents, 2)]
     tables = [match(table, table_games) for table in itertools.combinations(agents, table_players)] if table_players else []
     ratings = rate_games(agents, pairs + tables)
-    settings = {"games_per_pair": games_per_pair, "table_players": table_players,
+    settings = {"games_per_pair": games_per_pair, "games_with": games_with, "table_players": table_players,
                 "table_games": table_games if table_players else 0, "seed": seed, "rules": rules_dict,
                 "max_steps": max_steps, "workers": max(m.workers for m in pairs + tables),
                 "rating": {"library": "openskill", "version": _versions()["openskill"], "model": "PlackettLuce",

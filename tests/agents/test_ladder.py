@@ -4,6 +4,7 @@ the same ladder, and bad agent lists fail before any game is played."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -96,6 +97,19 @@ def test_the_same_seed_gives_the_same_ladder(ladder) -> None:
     assert _games(other.pairs[0]) != _games(ladder.pairs[0]), "another seed deals other games"
 
 
+def test_a_slow_agent_plays_fewer_games_a_pair_and_they_are_the_first_games_of_its_pairs(ladder) -> None:
+    slow = THREE[2]
+    fewer = run_ladder(THREE, games_per_pair=8, games_with={slow: 4}, table_players=0, seed=5, workers=1,
+                       progress=False)
+    assert [len(m.outcomes) for m in fewer.pairs] == [8, 4, 4]
+    # a game's deal depends on the match's seed and its index alone: more games only add games
+    assert _games(fewer.pairs[0])[:4] == _games(ladder.pairs[0])
+    assert [_games(m) for m in fewer.pairs[1:]] == [_games(m) for m in ladder.pairs[1:]]
+    assert {r.agent: r.games for r in fewer.ratings} == {THREE[0]: 12, THREE[1]: 12, slow: 8}
+    assert fewer.to_json()["settings"]["games_with"] == {slow: 4}
+    assert f"8 games per pair, 4 for the pairs of `{slow}`; seats" in fewer.markdown()
+
+
 def test_finishing_order_is_winner_then_phases_then_score() -> None:
     outcome = GameOutcome(index=0, seats=(0, 1, 2, 3), first_dealer=0, winners=(2,), scores=(150, 90, 300, 90),
                           phases=(9, 8, 10, 8), hands=12, steps=900, truncated=False)
@@ -111,6 +125,8 @@ def test_finishing_order_is_winner_then_phases_then_score() -> None:
     (["random", "heuristic"], {"games_per_pair": 6}, "multiple of 4"),
     (["random", "heuristic"], {"table_players": 4}, "4-player tables need at least 4 agents, got 2"),
     (THREE, {"table_players": 3, "table_games": 10}, "multiple of 9"),
+    (THREE, {"games_with": {"heuristic": 6}}, "games per pair of 'heuristic' must be a positive multiple of 4"),
+    (THREE, {"games_with": {"mcts": 4}}, "games are given for agents not in the ladder: \\['mcts'\\]"),
 ])
 def test_bad_ladders_fail_before_playing_and_say_why(agents, kwargs, message) -> None:
     options = {"games_per_pair": 4, "table_players": 0, "workers": 1, "progress": False} | kwargs
@@ -131,6 +147,18 @@ def test_ladder_command_writes_json_png_and_markdown(tmp_path, capsys) -> None:
     assert table.strip() in printed
     with pytest.raises(SystemExit, match="unknown agent 'nobody'"):
         main(["ladder", "--agents", "random", "nobody", "--table-players", "0", "--no-plot"])
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    (["--games-with", "heuristic"], "expected AGENT=N"),
+    (["--games-with", "heuristic=4", "--games-with", "heuristic=8"], "names an agent more than once: \\['heuristic'\\]"),
+    (["--games-with", "mcts=4"], "not in the ladder: \\['mcts'\\]"),
+])
+def test_the_ladder_command_says_what_is_wrong_with_its_games_with(given, message, capsys) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["ladder", "--agents", "random", "heuristic", "--games", "4", "--table-players", "0", "--no-plot", *given])
+    # argparse prints its own errors and exits with 2; the ladder's exit with the error as their message
+    assert re.search(message, capsys.readouterr().err + str(stopped.value.code))
 
 
 def test_games_past_the_step_limit_stop_without_a_winner_and_the_table_says_so() -> None:
