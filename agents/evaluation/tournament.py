@@ -13,6 +13,7 @@ import json
 import math
 import os
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -309,6 +310,11 @@ def seat_entries(agents: Sequence[str], num_players: int) -> tuple[str, ...]:
     return tuple(agents[i % len(agents)] for i in range(num_players))
 
 
+def match_label(entries: Sequence[str]) -> str:
+    """A match's name for its progress bar: ``champion vs heuristic x3`` for a 4-player table."""
+    return " vs ".join(f"{spec} x{n}" if n > 1 else spec for spec, n in Counter(entries).items())
+
+
 def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100, seed: int = 0,
                    rules: RulesSpec = None, workers: int | None = None,
                    max_steps: int = 200_000, progress: bool = True, backend: str = "processes",
@@ -333,13 +339,13 @@ def run_tournament(agents: Sequence[str], num_players: int = 2, games: int = 100
                          f"not {list(entries)}")
     if native is not False and backend == "processes" and plays_natively(entries):
         outcomes = []
-        with tqdm(total=games, desc=" vs ".join(dict.fromkeys(entries)) + " (native core)", unit="game",
+        with tqdm(total=games, desc=match_label(entries) + " (native core)", unit="game",
                   disable=not progress) as bar:
             for first in range(0, games, NATIVE_BATCH):
                 outcomes += play_games(setup, range(first, min(games, first + NATIVE_BATCH)))
                 bar.update(min(games, first + NATIVE_BATCH) - first)
         return TournamentResult(setup, outcomes, time.perf_counter() - start, 1)
     jobs = [(setup, g) for g in range(games)]
-    outcomes = parallel_map(_play_indexed, jobs, workers, desc=" vs ".join(dict.fromkeys(entries)), progress=progress,
+    outcomes = parallel_map(_play_indexed, jobs, workers, desc=match_label(entries), progress=progress,
                             backend=backend, address=address)
     return TournamentResult(setup, outcomes, time.perf_counter() - start, workers or os.cpu_count() or 1)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from agents.cli import main
-from agents.evaluation.tournament import run_tournament, seat_entries, wilson_interval
+from agents.evaluation.tournament import match_label, run_tournament, seat_entries, wilson_interval
 
 
 def test_wilson_interval_matches_known_values() -> None:
@@ -79,3 +79,9 @@ def test_mirror_match_bias_tests_pool_the_identical_agents() -> None:
     tests = result.bias_tests()
     assert [(t["agent"], t["position"]) for t in tests] == [("random", "seat"), ("random", "turn order")]
     assert all(sum(t["games"]) == 18 * 3 and 0.0 <= t["p_value"] <= 1.0 for t in tests)
+
+
+def test_a_table_of_one_agent_against_three_copies_is_named_with_their_count() -> None:
+    assert match_label(seat_entries(["champion", "heuristic", "heuristic", "heuristic"], 4)) == "champion vs heuristic x3"
+    assert match_label(seat_entries(["champion", "heuristic"], 4)) == "champion x2 vs heuristic x2"
+    assert match_label(seat_entries(["mcts", "heuristic"], 2)) == "mcts vs heuristic"
