@@ -87,6 +87,7 @@ def test_the_markdown_table_lists_the_best_rated_first(ladder) -> None:
     assert [row[1] for row in rows] == [f"`{r.agent}`" for r in ladder.ratings]
     assert rows[-1][1] == "`random`" and rows[-1][5 + 2] == "—", "random's own column is empty"
     assert "4 games per pair, 9 per 3-player table (1 table)" in ladder.markdown()
+    assert "so its win rates carry who sits after whom" in ladder.markdown()
 
 
 def test_the_same_seed_gives_the_same_ladder(ladder) -> None:
