@@ -452,8 +452,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "plays the fewer; may be given again for another agent")
     p.add_argument("--table-players", type=int, default=4,
                    help="also play every table of this many agents (3-6; 0: pairs only); needs that many agents")
-    p.add_argument("--table-games", type=int, default=64,
-                   help="games per multi-player table (a multiple of the table's players squared)")
+    p.add_argument("--table-games", type=int, default=96,
+                   help="games per multi-player table, split over every order of its agents around the table (a "
+                        "multiple of the players squared times (players - 1)!: 18 at 3 players, 96 at 4)")
     p.add_argument("--seed", type=int, default=0, help="the ladder's seed (the same seed gives the same results)")
     p.add_argument("--workers", type=int, default=None, help="processes to play on (none given: all cores)")
     p.add_argument("--max-steps", type=int, default=None,

@@ -12,11 +12,12 @@ An agent slow to think can play fewer games a pair than the others (``games_with
 champion 200 where the fast agents play 2,000), so that cheap neighbours in the ranking get the
 games they need to separate. A pair plays the fewer games of its two agents' counts.
 
-Seats rotate, but a table's agents keep their order around it: the agent listed after another
-always sits after it, and takes its discards. That order matters: in 4-player tables of the
-six default agents, the agent seated after ``random`` won far more than elsewhere (the
-heuristic 0.78 against 0.46), so a table's win rates, and the ratings fed by them, carry the
-seating; pairs are not affected.
+A tournament's seats rotate, but its entries keep their order around the table, and at three
+or more players that order matters: whoever sits after an agent takes its discards. (With one
+order per table, the agent seated after ``random`` in 4-player tables of the six default agents
+won 0.78 of its games, the same agent elsewhere 0.46.) So a table is played in every order
+around it: ``(k - 1)!`` tournaments, the first agent fixed and the others permuted, each of
+``table_games / (k - 1)!`` games, and every agent sits after every other equally often.
 
 Ratings are OpenSkill's Plackett-Luce model (Weng-Lin), which rates multi-player rankings with
 ties. Every game is one ranking: winners first, then the others by phases completed (more
@@ -38,7 +39,8 @@ ordinal, ``mu - 3 * sigma``.
     pairs[]       agents [A, B], seed, games, truncated, seconds, seconds_per_game,
                   results[] per agent: agent, wins, win_rate, ci95 [lo, hi] (Wilson, 95%),
                   seat_games, seat_wins (per seat 0, 1), ms_per_turn (its thinking time)
-    tables[]      the same per multi-player table (agents: that table's agents, seats per table)
+    tables[]      the same per multi-player table and order around it (agents: that order,
+                  seats per table)
     ratings[]     best first: agent, mu, sigma, ordinal, games (rated)
     versions      phase10, openskill, numpy, python
     wall_seconds  the whole ladder's wall time
@@ -49,6 +51,7 @@ from __future__ import annotations
 import importlib.metadata
 import itertools
 import json
+import math
 import platform
 import time
 import zlib
@@ -183,13 +186,11 @@ class LadderResult:
                 cells.append(_rate_cell(*self.table_rate(r.agent)))
             lines.append("| " + " | ".join(cells) + " |")
         s = self.settings
-        tables = f", {s['table_games']} per {k}-player table ({_count(len(self.tables), 'table')})" if self.tables else ""
+        tables = (f", {s['table_games']} per {k}-player table ({_count(math.comb(len(self.agents), k), 'table')}, "
+                  f"each in every order around it)" if self.tables else "")
         unfinished = sum(o.truncated for m in self.pairs + self.tables for o in m.outcomes)
         stopped = (f" {_count(unfinished, 'game')} stopped unfinished after {s['max_steps']:,} actions: no winner, "
                    "ranked by phases and score." if unfinished else "")
-        if self.tables:
-            stopped += (" A table's agents keep the order they are listed in around it (each sits after the same "
-                        "agent in every game), so its win rates carry who sits after whom.")
         note = (f"{self._games_note()}{tables}; seats and first deal rotated; seed {s['seed']}; win rate "
                 f"of the row against the column, 95% Wilson interval; OpenSkill {s['rating']['model']} ratings from "
                 f"every game's finishing order; {self.seconds / 60:.1f} min on {_count(s['workers'], 'process')}"
@@ -295,21 +296,30 @@ def check_ladder(agents: Sequence[str], games_per_pair: int, table_players: int,
         if table_players > len(agents):
             raise ValueError(f"{table_players}-player tables need at least {table_players} agents, got {len(agents)}; "
                              "0 table players plays pairs only")
-        square = table_players * table_players
-        if table_games <= 0 or table_games % square:
-            raise ValueError(f"games per {table_players}-player table must be a positive multiple of {square} "
-                             f"(every agent at every seat under every first dealer), not {table_games}")
+        orders = math.factorial(table_players - 1)
+        block = table_players * table_players * orders
+        if table_games <= 0 or table_games % block:
+            raise ValueError(f"games per {table_players}-player table must be a positive multiple of {block} (in each "
+                             f"of its {orders} orders around the table, every agent at every seat under every first "
+                             f"dealer), not {table_games}")
     for spec in agents:
         make_agent(spec)  # raises ValueError naming an unknown agent or a missing model
 
 
+def table_orders(table: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every order of ``table``'s agents around the table, the first agent's seat fixed: the
+    ``(k - 1)!`` seatings in which each agent sits after every other equally often."""
+    return [(table[0], *rest) for rest in itertools.permutations(table[1:])]
+
+
 def run_ladder(agents: Sequence[str] = DEFAULT_AGENTS, games_per_pair: int = 200, table_players: int = 4,
-               table_games: int = 64, seed: int = 0, rules: RulesSpec = None,
+               table_games: int = 96, seed: int = 0, rules: RulesSpec = None,
                workers: int | None = None, max_steps: int = MAX_STEPS, progress: bool = True,
                matches: str | Path | None = None, games_with: Mapping[str, int] | None = None) -> LadderResult:
     """Play every pair of ``agents`` (``games_per_pair`` games each, or for a pair with an agent of
     ``games_with`` the fewest games given for its agents) and, with ``table_players``
-    (3-6; 0 for none), every table of that many of them (``table_games`` games each); rate every
+    (3-6; 0 for none), every table of that many of them (``table_games`` games each, split over
+    its orders around the table, :func:`table_orders`); rate every
     game. ``workers`` processes (default: all cores); the same seed gives the same results. A
     game unfinished after ``max_steps`` actions has no winner and is rated by its standings.
     With ``matches``, a directory: each match is kept there as it ends, and a match already
@@ -337,7 +347,9 @@ def run_ladder(agents: Sequence[str] = DEFAULT_AGENTS, games_per_pair: int = 200
 
     pairs = [match(pair, min([games_with[a] for a in pair if a in games_with], default=games_per_pair))
              for pair in itertools.combinations(agents, 2)]
-    tables = [match(table, table_games) for table in itertools.combinations(agents, table_players)] if table_players else []
+    tables = [match(order, table_games // math.factorial(table_players - 1))
+              for table in itertools.combinations(agents, table_players) for order in table_orders(table)
+              ] if table_players else []
     ratings = rate_games(agents, pairs + tables)
     settings = {"games_per_pair": games_per_pair, "games_with": games_with, "table_players": table_players,
                 "table_games": table_games if table_players else 0, "seed": seed, "rules": rules_dict,

@@ -4,7 +4,8 @@ on several processes, summarised with confidence intervals.
 Game ``g`` seats entry ``i`` at seat ``(i + g) % n`` and gives the first deal to seat
 ``(g // n) % n``, so over ``n * n`` games every entry plays every seat under every dealer. The
 entries keep their order around the table: with three or more different agents, each always
-sits after the same one (see :mod:`agents.evaluation.ladder`). Each
+sits after the same one and takes its discards (the ladder plays a table in every order:
+:mod:`agents.evaluation.ladder`). Each
 game's seed (and each agent's) derives from the tournament seed and ``g`` alone, so the results
 are the same whatever the number of worker processes.
 """

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 
 import pytest
 
@@ -17,8 +18,8 @@ THREE = ["random", "heuristic", "heuristic:skip_target=next"]
 
 @pytest.fixture(scope="module")
 def ladder():
-    """Three agents: 3 pairs of 4 games, one 3-player table of 9 games."""
-    return run_ladder(THREE, games_per_pair=4, table_players=3, table_games=9, seed=5, workers=1, progress=False)
+    """Three agents: 3 pairs of 4 games, one 3-player table of 18 games, 9 in each order around it."""
+    return run_ladder(THREE, games_per_pair=4, table_players=3, table_games=18, seed=5, workers=1, progress=False)
 
 
 def _without_timing(data: dict) -> dict:
@@ -45,7 +46,7 @@ def test_json_has_the_documented_fields(ladder) -> None:
     assert data["settings"]["rating"]["library"] == "openskill"
     assert {"phase10", "openskill", "numpy", "python"} <= set(data["versions"])
     assert [p["agents"] for p in data["pairs"]] == [THREE[:2], [THREE[0], THREE[2]], THREE[1:]]
-    assert [t["agents"] for t in data["tables"]] == [THREE]
+    assert [t["agents"] for t in data["tables"]] == [THREE, [THREE[0], THREE[2], THREE[1]]], "both orders around it"
     assert sorted(r["agent"] for r in data["ratings"]) == sorted(THREE)
     for r in data["ratings"]:
         assert {"mu", "sigma", "ordinal", "games"} <= set(r) and r["ordinal"] == pytest.approx(r["mu"] - 3 * r["sigma"])
@@ -63,6 +64,16 @@ def test_every_pair_plays_its_games_with_seats_rotated(ladder) -> None:
             assert sum(r["seat_wins"]) == r["wins"] and r["ci95"][0] <= r["win_rate"] <= r["ci95"][1]
 
 
+def test_at_a_table_every_agent_sits_after_every_other_equally_often(ladder) -> None:
+    """Whoever sits after an agent takes its discards: a table is played in every order around it."""
+    after = Counter()
+    for match in ladder.tables:
+        for outcome in match.outcomes:
+            by_seat = {seat: match.setup.agents[i] for i, seat in enumerate(outcome.seats)}
+            after.update((by_seat[s], by_seat[(s + 1) % len(by_seat)]) for s in by_seat)
+    assert after == {(a, b): 9 for a in THREE for b in THREE if a != b}
+
+
 def test_a_pair_replays_with_phase10_eval_and_its_recorded_seed(ladder) -> None:
     pair = ladder.pairs[0]
     again = run_tournament(list(pair.setup.agents), 2, 4, seed=pair.setup.seed, workers=1, progress=False)
@@ -74,7 +85,7 @@ def test_the_heuristic_rates_above_random_from_every_game(ladder) -> None:
     assert ladder.ratings[-1].agent == "random"
     assert ratings["heuristic"].ordinal > ratings["random"].ordinal
     assert ratings["heuristic"].mu > ratings["random"].mu
-    assert all(r.games == 2 * 4 + 9 for r in ladder.ratings), "two pairs and the 3-player table"
+    assert all(r.games == 2 * 4 + 18 for r in ladder.ratings), "two pairs and the 3-player table"
     assert ladder.pair_rate("heuristic", "random")[0] > 0.5
     assert ladder.table_rate("random")[0] < 1 / 3 < ladder.table_rate("heuristic")[0] + ladder.table_rate(THREE[2])[0]
 
@@ -86,13 +97,12 @@ def test_the_markdown_table_lists_the_best_rated_first(ladder) -> None:
     rows = [line.split(" | ") for line in lines[2:5]]
     assert [row[1] for row in rows] == [f"`{r.agent}`" for r in ladder.ratings]
     assert rows[-1][1] == "`random`" and rows[-1][5 + 2] == "—", "random's own column is empty"
-    assert "4 games per pair, 9 per 3-player table (1 table)" in ladder.markdown()
-    assert "so its win rates carry who sits after whom" in ladder.markdown()
+    assert "4 games per pair, 18 per 3-player table (1 table, each in every order around it)" in ladder.markdown()
 
 
 def test_the_same_seed_gives_the_same_ladder(ladder) -> None:
     # any number of workers plays the same games (tests/agents/test_tournament.py); one keeps this fast
-    again = run_ladder(THREE, games_per_pair=4, table_players=3, table_games=9, seed=5, workers=1, progress=False)
+    again = run_ladder(THREE, games_per_pair=4, table_players=3, table_games=18, seed=5, workers=1, progress=False)
     assert _without_timing(again.to_json()) == _without_timing(ladder.to_json())
     other = run_ladder(THREE[:2], games_per_pair=4, table_players=0, seed=6, workers=1, progress=False)
     assert _games(other.pairs[0]) != _games(ladder.pairs[0]), "another seed deals other games"
@@ -125,7 +135,7 @@ def test_finishing_order_is_winner_then_phases_then_score() -> None:
     (["random", "human"], {}, "human cannot play"),
     (["random", "heuristic"], {"games_per_pair": 6}, "multiple of 4"),
     (["random", "heuristic"], {"table_players": 4}, "4-player tables need at least 4 agents, got 2"),
-    (THREE, {"table_players": 3, "table_games": 10}, "multiple of 9"),
+    (THREE, {"table_players": 3, "table_games": 9}, "multiple of 18 \\(in each of its 2 orders"),
     (THREE, {"games_with": {"heuristic": 6}}, "games per pair of 'heuristic' must be a positive multiple of 4"),
     (THREE, {"games_with": {"mcts": 4}}, "games are given for agents not in the ladder: \\['mcts'\\]"),
 ])
