@@ -3,7 +3,7 @@
 # docs/evaluation.md, docs/training.md).
 # Usage: results/reproduce.sh [bench|heuristic|vecenv|default|trainers|strong|mcts|champion|ladder|all]   (default: all)
 # Times on the 2-core reference machine: bench ~3 min, heuristic ~15 min, vecenv ~5 min,
-# default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, champion ~9 h, ladder ~2 h.
+# default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, champion ~9 h, ladder ~95 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -298,7 +298,8 @@ if [[ $what == ladder || $what == all ]]; then
   # others 2,000, enough for the fast neighbours to separate (about 75 and 19 min on 2 processes).
   # Each match is kept in results/ladder_matches/ as it ends: run again, a stopped ladder goes on.
   run phase10 ladder --games 2000 --games-with champion=200 --table-players 0 --workers 2 --json results/ladder.json --plot results/ladder.png --markdown results/ladder.md --matches results/ladder_matches
-  # the same with 4-player tables, 32 games each (about 30 min more): what the seating order does to tables
+  # 4-player tables of the five agents other than the champion, each table in every order around it (about 2 min
+  # more). The run with one order per table (results/ladder_tables_one_order.*) was played at commit a792664.
   log=results/ladder_tables.txt; : > "$log"
-  run phase10 ladder --games 2000 --games-with champion=200 --table-players 4 --table-games 32 --workers 2 --json results/ladder_tables.json --plot results/ladder_tables.png --markdown results/ladder_tables.md --matches results/ladder_matches
+  run phase10 ladder --agents random ppo:models/default.zip heuristic ppo:models/strong.zip mcts --games 2000 --table-players 4 --table-games 96 --workers 2 --json results/ladder_tables.json --plot results/ladder_tables.png --markdown results/ladder_tables.md --matches results/ladder_matches
 fi
