@@ -3,7 +3,7 @@
 # docs/evaluation.md, docs/training.md).
 # Usage: results/reproduce.sh [bench|heuristic|vecenv|default|trainers|strong|mcts|champion|ladder|all]   (default: all)
 # Times on the 2-core reference machine: bench ~3 min, heuristic ~15 min, vecenv ~5 min,
-# default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, champion ~9 h, ladder ~95 min.
+# default ~5 min, trainers ~25 min, strong ~1.4 h, mcts ~1.5 h, champion ~9 h, ladder ~105 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -302,4 +302,7 @@ if [[ $what == ladder || $what == all ]]; then
   # more). The run with one order per table (results/ladder_tables_one_order.*) was played at commit a792664.
   log=results/ladder_tables.txt; : > "$log"
   run phase10 ladder --agents random ppo:models/default.zip heuristic ppo:models/strong.zip mcts --games 2000 --table-players 4 --table-games 96 --workers 2 --json results/ladder_tables.json --plot results/ladder_tables.png --markdown results/ladder_tables.md --matches results/ladder_matches
+  # one table of the four strongest agents, the champion among them, in every order (about 9 min)
+  log=results/ladder_top4.txt; : > "$log"
+  run phase10 ladder --agents heuristic ppo:models/strong.zip mcts champion --games 2000 --games-with champion=200 --table-players 4 --table-games 96 --workers 2 --json results/ladder_top4.json --plot results/ladder_top4.png --markdown results/ladder_top4.md --matches results/ladder_matches
 fi
